@@ -74,15 +74,14 @@ def where_raised(package_dir: Path, trace: traceback.StackSummary) -> str:
 
 
 def error_result(status: str, error: BaseException, package_dir: Path) -> Result:
-    trace = traceback.extract_tb(error.__traceback__)
-    return {
-        "status": status,
-        "error": {
-            "type": type(error).__name__,
-            "message": str(error)[:500],
-            "where": where_raised(package_dir, trace),
-        },
-    }
+    where = where_raised(package_dir, traceback.extract_tb(error.__traceback__))
+    if isinstance(error, SyntaxError) and error.filename and Path(error.filename).parent == package_dir:
+        where = f"{Path(error.filename).name}, line {error.lineno}"
+    try:
+        message = str(error)[:500]
+    except BaseException:  # a student's exception whose __str__ raises
+        message = "(the exception could not be printed)"
+    return {"status": status, "error": {"type": type(error).__name__, "message": message, "where": where}}
 
 
 class CallRecorder:
@@ -152,9 +151,6 @@ def load_weights(module: Any, weights: dict[str, np.ndarray], dtype: str) -> dic
             with torch.no_grad():
                 param.copy_(torch.tensor(array, dtype=param.dtype))
             loaded[path] = param
-        if isinstance(getattr(owner, "bias", None), torch.Tensor):
-            with torch.no_grad():
-                owner.bias.zero_()
     return loaded
 
 

@@ -1,0 +1,107 @@
+"""The mistake catalogue (graders/mistakes.toml): every known mistake as data.
+
+A mistake has an id, the exercise it belongs to ("*" for the generic ones),
+an explanation in the lesson's words, a hint, and how to find it:
+- `variants`: edits to the reference that reproduce it; a student's answer
+  equal to a variant's answer on the same input is diagnosed as that mistake;
+- `calls`: torch functions whose use is the mistake (e.g. torch.softmax where
+  the exercise is to write softmax);
+- neither: a grader names it itself (`attempt.fail`), from structure or rules.
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from attnkit.errors import KitError
+
+GENERIC = "*"
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Text edits to one module of the reference: each (old, new) must occur in it."""
+
+    module: str
+    edits: tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True)
+class Mistake:
+    id: str
+    exercise: str
+    summary: str
+    explanation: str
+    hint: str
+    variants: tuple[Variant, ...] = ()
+    calls: tuple[str, ...] = ()
+    match_output: bool = True
+
+    @property
+    def generic(self) -> bool:
+        return self.exercise == GENERIC
+
+
+class Catalogue:
+    """All mistakes, looked up by id or by exercise."""
+
+    def __init__(self, mistakes: list[Mistake]):
+        self.mistakes = {m.id: m for m in mistakes}
+
+    def __getitem__(self, mistake_id: str) -> Mistake:
+        return self.mistakes[mistake_id]
+
+    def __contains__(self, mistake_id: str) -> bool:
+        return mistake_id in self.mistakes
+
+    def for_exercise(self, exercise_id: str) -> list[Mistake]:
+        return [m for m in self.mistakes.values() if m.exercise == exercise_id]
+
+    def generic(self) -> list[Mistake]:
+        return [m for m in self.mistakes.values() if m.generic]
+
+    def with_variants(self) -> list[Mistake]:
+        return [m for m in self.mistakes.values() if m.variants]
+
+
+def load_catalogue(path: Path) -> Catalogue:
+    """Read mistakes.toml; a malformed entry is refused naming its key."""
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise KitError(f"{path}: cannot read: {error.strerror}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise KitError(f"{path}: not valid TOML: {error}") from None
+    mistakes = [_read_mistake(path, mistake_id, entry) for mistake_id, entry in data.get("mistake", {}).items()]
+    if not mistakes:
+        raise KitError(f"{path}: mistake: no mistakes listed")
+    return Catalogue(mistakes)
+
+
+def _read_mistake(path: Path, mistake_id: str, entry: dict[str, Any]) -> Mistake:
+    def need(key: str) -> str:
+        value = entry.get(key)
+        if not isinstance(value, str) or not value.strip():
+            raise KitError(f"{path}: mistake.{mistake_id}.{key}: missing or not a string")
+        return " ".join(value.split())
+
+    variants = []
+    for index, variant in enumerate(entry.get("variants", [])):
+        edits = variant.get("edits", [])
+        if not isinstance(variant.get("module"), str) or not edits or not all(
+            isinstance(e, list) and len(e) == 2 and all(isinstance(s, str) for s in e) for e in edits
+        ):
+            raise KitError(f"{path}: mistake.{mistake_id}.variants[{index}]: needs module and edits [[old, new], ...]")
+        variants.append(Variant(module=variant["module"], edits=tuple((old, new) for old, new in edits)))
+    return Mistake(
+        id=mistake_id,
+        exercise=need("exercise"),
+        summary=need("summary"),
+        explanation=need("explanation"),
+        hint=need("hint"),
+        variants=tuple(variants),
+        calls=tuple(entry.get("calls", [])),
+        match_output=bool(entry.get("match_output", True)),
+    )
