@@ -154,7 +154,7 @@ def load_course(path: Path) -> Course:
         exercises_dir=root / reader.get(course, "exercises", "course.", str, "exercises"),
         solutions_dir=root / reader.get(course, "solutions", "course.", str, "solutions"),
         graders_dir=root / reader.get(course, "graders", "course.", str, "graders"),
-        mistakes_file=root / reader.get(course, "mistakes", "course.", str, "graders/mistakes.toml"),
+        mistakes_file=root / reader.get(course, "mistakes", "course.", str, "graders/mistakes"),
         settings=settings,
         exercises=exercises,
     )

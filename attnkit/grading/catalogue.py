@@ -1,4 +1,4 @@
-"""The mistake catalogue (graders/mistakes.toml): every known mistake as data.
+"""The mistake catalogue (graders/mistakes/*.toml): every known mistake as data.
 
 A mistake has an id, the exercise it belongs to ("*" for the generic ones),
 an explanation in the lesson's words, a hint, and how to find it:
@@ -66,18 +66,24 @@ class Catalogue:
         return [m for m in self.mistakes.values() if m.variants]
 
 
-def load_catalogue(path: Path) -> Catalogue:
-    """Read mistakes.toml; a malformed entry is refused naming its key."""
-    try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as error:
-        raise KitError(f"{path}: cannot read: {error.strerror}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise KitError(f"{path}: not valid TOML: {error}") from None
-    mistakes = [_read_mistake(path, mistake_id, entry) for mistake_id, entry in data.get("mistake", {}).items()]
-    if not mistakes:
-        raise KitError(f"{path}: mistake: no mistakes listed")
-    return Catalogue(mistakes)
+def load_catalogue(folder: Path) -> Catalogue:
+    """Read every *.toml of the catalogue folder; a malformed entry is refused naming its key."""
+    files = sorted(Path(folder).glob("*.toml"))
+    if not files:
+        raise KitError(f"{folder}: no mistake files (*.toml) in the catalogue folder")
+    mistakes: dict[str, Mistake] = {}
+    for path in files:
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except OSError as error:
+            raise KitError(f"{path}: cannot read: {error.strerror}") from None
+        except tomllib.TOMLDecodeError as error:
+            raise KitError(f"{path}: not valid TOML: {error}") from None
+        for mistake_id, entry in data.get("mistake", {}).items():
+            if mistake_id in mistakes:
+                raise KitError(f"{path}: mistake.{mistake_id}: defined twice")
+            mistakes[mistake_id] = _read_mistake(path, mistake_id, entry)
+    return Catalogue(list(mistakes.values()))
 
 
 def _read_mistake(path: Path, mistake_id: str, entry: dict[str, Any]) -> Mistake:
