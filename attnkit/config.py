@@ -61,7 +61,7 @@ class Course:
     exercises_dir: Path
     solutions_dir: Path
     graders_dir: Path
-    mistakes_file: Path
+    mistakes_dir: Path
     settings: dict[str, float]
     exercises: tuple[Exercise, ...] = field(default_factory=tuple)
 
@@ -154,7 +154,7 @@ def load_course(path: Path) -> Course:
         exercises_dir=root / reader.get(course, "exercises", "course.", str, "exercises"),
         solutions_dir=root / reader.get(course, "solutions", "course.", str, "solutions"),
         graders_dir=root / reader.get(course, "graders", "course.", str, "graders"),
-        mistakes_file=root / reader.get(course, "mistakes", "course.", str, "graders/mistakes"),
+        mistakes_dir=root / reader.get(course, "mistakes", "course.", str, "graders/mistakes"),
         settings=settings,
         exercises=exercises,
     )

@@ -50,7 +50,7 @@ def run_checks(course: Course, submissions: list[Submission], *, exercise_ids: I
                open_sandbox: Callable[[Path], object] | None = None,
                on_result: Callable[[SubmissionResult], None] = lambda r: None) -> list[SubmissionResult]:
     """Run the selected checks against every submission; results arrive through `on_result` too."""
-    catalogue = load_catalogue(course.mistakes_file)
+    catalogue = load_catalogue(course.mistakes_dir)
     checks = select_checks(course, exercise_ids, public_only)
     limits = limits_from(course)
     results: list[SubmissionResult] = []
