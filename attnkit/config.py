@@ -226,6 +226,5 @@ def _check_consistency(reader: _Reader, course: Course) -> None:
         if abs(total - exercise.points) > 1e-9:
             raise reader.fail(f"{where}.points", f"is {exercise.points:g} but its checks add up to {total:g}")
         seen.add(exercise.id)
-    for key, folder in (("course.solutions", course.solutions_dir), ("course.graders", course.graders_dir)):
-        if not folder.is_dir():
-            raise reader.fail(key, f"folder {folder} does not exist")
+    if not course.graders_dir.is_dir():
+        raise reader.fail("course.graders", f"folder {course.graders_dir} does not exist")
