@@ -1,0 +1,5 @@
+import os
+
+
+def scaled_scores(Q, K):
+    os._exit(3)
