@@ -111,3 +111,22 @@ def _read_mistake(path: Path, mistake_id: str, entry: dict[str, Any]) -> Mistake
         calls=tuple(entry.get("calls", [])),
         match_output=bool(entry.get("match_output", True)),
     )
+
+
+def markdown_table(catalogue: Catalogue, exercise_order: list[str]) -> str:
+    """The README's table of mistakes, generic ones first, then by exercise."""
+    order = {GENERIC: -1, **{e: i for i, e in enumerate(exercise_order)}}
+    rows = ["| exercise | mistake id | what the student probably did |", "|---|---|---|"]
+    for mistake in sorted(catalogue.mistakes.values(), key=lambda m: order.get(m.exercise, len(order))):
+        exercise = "every exercise" if mistake.generic else f"`{mistake.exercise}`"
+        rows.append(f"| {exercise} | `{mistake.id}` | {mistake.summary} |")
+    return "\n".join(rows)
+
+
+if __name__ == "__main__":
+    import sys
+
+    from attnkit.config import find_course_file, load_course
+
+    course = load_course(find_course_file(Path.cwd()))
+    sys.stdout.write(markdown_table(load_catalogue(course.mistakes_dir), course.ids) + "\n")
