@@ -13,7 +13,7 @@ from attnkit.grading.catalogue import Catalogue, load_catalogue
 from attnkit.grading.oracle import Oracle, RecordedOracle, ReferenceOracle
 from attnkit.grading.plugin import GradingPlugin, Submission
 from attnkit.grading.results import SubmissionResult
-from attnkit.sandbox.runner import Limits, SandboxedSubmission
+from attnkit.sandbox.runner import Limits, opener
 
 RECORDED_ANSWERS = "expected.json"
 PYTEST_INI = Path(__file__).with_name("pytest.ini")
@@ -61,7 +61,7 @@ def run_checks(course: Course, submissions: list[Submission], *, exercise_ids: I
 
     plugin = GradingPlugin(
         course, catalogue, oracle or make_oracle(course, catalogue), submissions, checks,
-        open_sandbox or (lambda root: SandboxedSubmission(root, limits)), collect,
+        open_sandbox or opener(limits), collect,
     )
     files = [str(course.graders_dir / f"test_{exercise_id}.py") for exercise_id in checks]
     for path in files:

@@ -2,12 +2,15 @@
 
 One `SandboxedSubmission` serves one student. Its process is started lazily and
 started again after it dies, so one exercise's infinite loop or `os._exit`
-costs that exercise, not the whole submission.
+costs that exercise, not the whole submission. On Linux the process is forked
+from a warm parent that has already imported torch (`warm`) and locked down
+(`isolation`); elsewhere it is a fresh `python -m attnkit.sandbox.worker`
+with rlimits only, and one warning says what is not enforced.
 """
 from __future__ import annotations
 
+import atexit
 import os
-import resource
 import selectors
 import signal
 import subprocess
@@ -16,9 +19,11 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Protocol
 
-from attnkit.sandbox import protocol
+from attnkit.sandbox import isolation, protocol
+
+QUIET_ENV = "ATTNKIT_SANDBOX_WARNED"
 
 
 @dataclass(frozen=True)
@@ -29,25 +34,35 @@ class Limits:
     memory_mb: int = 2048
     output_kb: int = 64
 
+    @property
+    def cpu_seconds(self) -> int:
+        """CPU time for the whole submission: a backstop behind the wall-clock timeout of each call."""
+        return int(self.call_timeout * 6) + 1
 
-def _limit_resources(limits: Limits) -> None:
-    """Runs in the child before exec: cap memory, core files and file size."""
-    memory = limits.memory_mb * 1024 * 1024
-    resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (16 * 1024 * 1024, 16 * 1024 * 1024))
+
+class SandboxProcess(Protocol):
+    """A running sandbox: where to write requests, read answers and output, and how to end it all."""
+
+    requests_w: int
+    responses_r: int
+    output_r: int
+
+    def kill(self) -> None: ...
+
+
+Launcher = Callable[[Path, Limits], SandboxProcess]
 
 
 class SandboxedSubmission:
     """Runs requests against one submission's `exercises` package in a child process."""
 
-    def __init__(self, package_root: Path, limits: Limits = Limits()):
+    def __init__(self, package_root: Path, limits: Limits = Limits(), launcher: Launcher | None = None):
         self.package_root = Path(package_root).resolve()
         self.limits = limits
         self.output = bytearray()
-        self._process: subprocess.Popen | None = None
+        self._launch = launcher or default_launcher()
+        self._process: SandboxProcess | None = None
         self._hung_modules: set[str] = set()
-        self._scratch = tempfile.TemporaryDirectory(prefix="attnkit-scratch-")
 
     def __enter__(self) -> "SandboxedSubmission":
         return self
@@ -61,51 +76,40 @@ class SandboxedSubmission:
         return self.output.decode("utf-8", errors="replace")
 
     def request(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Run one request; timeouts and deaths become statuses, never exceptions."""
+        """Run one request; timeouts, deaths and floods become statuses, never exceptions."""
         module = request.get("module", "")
         if module in self._hung_modules:
             return _status("timeout", f"an earlier call into {module}.py ran out of time")
-        if self._process is None:
-            self._start()
         try:
+            if self._process is None:
+                self._process = self._launch(self.package_root, self.limits)
+                self._pending = bytearray()
             return self._exchange(protocol.dumps(request))
         except TimeoutError:
             self._hung_modules.add(module)
             self._kill()
             return _status("timeout", f"no answer within {self.limits.call_timeout:g} s")
-        except (EOFError, protocol.ProtocolError) as error:
-            code = self._kill()
-            return _status("exited", f"the process ended (exit status {code}): {error}")
+        except OutputFlood:
+            self._kill()
+            return _status("crash", f"printed more than {self.limits.output_kb} KiB; the rest was cut off",
+                           "OutputLimitExceeded")
+        except (EOFError, OSError, protocol.ProtocolError) as error:
+            self._kill()
+            return _status("exited", f"the process ended before answering ({error})")
 
     def close(self) -> None:
-        """Stop the process and everything it started; remove the scratch folder."""
+        """Stop the process and everything it started."""
         self._kill()
-        self._scratch.cleanup()
-
-    def _start(self) -> None:
-        self._requests_r, self._requests_w = os.pipe()
-        self._responses_r, responses_w = os.pipe()
-        self._output_r, output_w = os.pipe()
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": self._scratch.name,
-               "OMP_NUM_THREADS": "1", "PYTHONDONTWRITEBYTECODE": "1"}
-        self._process = subprocess.Popen(
-            [sys.executable, "-m", "attnkit.sandbox.worker", str(self.package_root), str(responses_w)],
-            stdin=self._requests_r, stdout=output_w, stderr=output_w, pass_fds=(responses_w,),
-            cwd=self._scratch.name, env=env, start_new_session=True,
-            preexec_fn=lambda: _limit_resources(self.limits),
-        )
-        for fd in (self._requests_r, responses_w, output_w):
-            os.close(fd)
-        self._pending = bytearray()
 
     def _exchange(self, message: bytes) -> dict[str, Any]:
+        process = self._process
         deadline = time.monotonic() + self.limits.call_timeout
         outgoing = memoryview(message)
         selector = selectors.DefaultSelector()
-        os.set_blocking(self._requests_w, False)
-        selector.register(self._requests_w, selectors.EVENT_WRITE, "requests")
-        selector.register(self._responses_r, selectors.EVENT_READ, "responses")
-        selector.register(self._output_r, selectors.EVENT_READ, "output")
+        os.set_blocking(process.requests_w, False)
+        selector.register(process.requests_w, selectors.EVENT_WRITE, "requests")
+        selector.register(process.responses_r, selectors.EVENT_READ, "responses")
+        selector.register(process.output_r, selectors.EVENT_READ, "output")
         try:
             while True:
                 reply = self._complete_reply()
@@ -116,13 +120,13 @@ class SandboxedSubmission:
                     raise TimeoutError
                 for key, _ in selector.select(remaining):
                     if key.data == "requests":
-                        outgoing = outgoing[os.write(self._requests_w, outgoing):]
+                        outgoing = outgoing[os.write(process.requests_w, outgoing):]
                         if not outgoing:
-                            selector.unregister(self._requests_w)
+                            selector.unregister(process.requests_w)
                     elif key.data == "output":
                         self._drain_output(selector)
                     else:
-                        chunk = os.read(self._responses_r, 1 << 16)
+                        chunk = os.read(process.responses_r, 1 << 16)
                         if not chunk:
                             raise EOFError("no answer")
                         self._pending += chunk
@@ -146,27 +150,108 @@ class SandboxedSubmission:
         return reply
 
     def _drain_output(self, selector: selectors.BaseSelector) -> None:
-        chunk = os.read(self._output_r, 1 << 16)
+        chunk = os.read(self._process.output_r, 1 << 16)
         if not chunk:
-            selector.unregister(self._output_r)
+            selector.unregister(self._process.output_r)
             return
         room = self.limits.output_kb * 1024 - len(self.output)
-        if room > 0:
-            self.output += chunk[:room]
+        self.output += chunk[:max(room, 0)]
+        if len(chunk) > room:
+            raise OutputFlood
 
-    def _kill(self) -> int | None:
+    def _kill(self) -> None:
         process, self._process = self._process, None
-        if process is None:
-            return None
+        if process is not None:
+            process.kill()
+
+
+class OutputFlood(Exception):
+    """The student's code printed more than the output limit."""
+
+
+def _status(status: str, message: str, kind: str = "") -> dict[str, Any]:
+    return {"status": status, "error": {"type": kind, "message": message, "where": ""}}
+
+
+# --- launchers ---------------------------------------------------------------------------------------
+
+
+class _FreshProcess:
+    """The portable fallback: a new Python process a submission, with rlimits and its own session."""
+
+    def __init__(self, package_root: Path, limits: Limits):
+        self._scratch = tempfile.TemporaryDirectory(prefix="attnkit-scratch-")
+        requests_r, self.requests_w = os.pipe()
+        self.responses_r, responses_w = os.pipe()
+        self.output_r, output_w = os.pipe()
+        resources = isolation.ResourceLimits(limits.memory_mb, limits.cpu_seconds)
+        self._popen = subprocess.Popen(
+            [sys.executable, "-m", "attnkit.sandbox.worker", str(package_root), str(responses_w)],
+            stdin=requests_r, stdout=output_w, stderr=output_w, pass_fds=(responses_w,),
+            cwd=self._scratch.name, env=_fresh_environment(self._scratch.name), start_new_session=True,
+            preexec_fn=lambda: isolation.limit_resources(resources, isolated=False),
+        )
+        for fd in (requests_r, responses_w, output_w):
+            os.close(fd)
+
+    def kill(self) -> None:
         try:
-            os.killpg(process.pid, signal.SIGKILL)
+            os.killpg(self._popen.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        code = process.wait()
-        for fd in (self._requests_w, self._responses_r, self._output_r):
+        self._popen.wait()
+        for fd in (self.requests_w, self.responses_r, self.output_r):
             os.close(fd)
-        return code
+        self._scratch.cleanup()
 
 
-def _status(status: str, message: str) -> dict[str, Any]:
-    return {"status": status, "error": {"type": "", "message": message, "where": ""}}
+def _fresh_environment(home: str) -> dict[str, str]:
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": home, "OMP_NUM_THREADS": "1",
+            "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+_shared_parent = None
+
+
+def warm_parent():
+    """This process's warm parent, started on first use (its torch import overlaps the grader's work)."""
+    global _shared_parent
+    if _shared_parent is None:
+        from attnkit.sandbox.warm import WarmParent
+
+        _shared_parent = WarmParent()
+        atexit.register(_shared_parent.close)
+    return _shared_parent
+
+
+def default_launcher() -> Launcher:
+    """Forks from the warm parent on Linux; a fresh process a submission elsewhere."""
+    if not sys.platform.startswith("linux"):
+        warn_unisolated(isolation.probe())
+        return _FreshProcess
+    parent = warm_parent()
+    warn_unisolated(parent.refusal)
+
+    def launch(package_root: Path, limits: Limits) -> SandboxProcess:
+        from attnkit.sandbox.warm import SpawnRequest
+
+        return parent.spawn(SpawnRequest(str(package_root), limits.memory_mb, limits.cpu_seconds))
+
+    return launch
+
+
+def warn_unisolated(refusal: str | None) -> None:
+    """One warning a run (worker processes inherit the silence) when sandboxes are not isolated."""
+    if refusal is None or os.environ.get(QUIET_ENV):
+        return
+    os.environ[QUIET_ENV] = "1"
+    print(f"attnkit: warning: student code is not isolated ({refusal}): {isolation.UNENFORCED}; "
+          "only CPU time, memory, file size and output are limited.", file=sys.stderr)
+
+
+def opener(limits: Limits) -> Callable[[Path], SandboxedSubmission]:
+    """How a grading session opens sandboxes; on Linux the warm parent starts now, importing torch
+    while the grader collects its checks."""
+    if sys.platform.startswith("linux"):
+        warm_parent()
+    return lambda package_root: SandboxedSubmission(package_root, limits)

@@ -124,17 +124,29 @@ def run_call(package: str, request: dict[str, Any]) -> Result:
 
 
 def describe_structure(module: Any, names: list[str]) -> dict[str, Any]:
-    """Which of the named submodules exist, their type and weight shapes, and the registered parameters."""
+    """Which of the named parts exist, their type and weight shapes, and the registered parameters.
+
+    A part's `registered` says whether its weight (or the part itself, when it is
+    a bare tensor) is one of `module.parameters()`, the tensors an optimiser
+    would train; `shared_with` names an earlier part holding the very same weight.
+    """
     torch = _torch()
+    registered = {id(p) for p in module.parameters()} if isinstance(module, torch.nn.Module) else set()
+    owners: dict[int, str] = {}
     parts: dict[str, Any] = {}
     for name in names:
         part = getattr(module, name, None)
         weight = getattr(part, "weight", None)
+        tensor = weight if isinstance(weight, torch.Tensor) else part if isinstance(part, torch.Tensor) else None
         parts[name] = {
             "type": type(part).__name__ if part is not None else None,
             "weight_shape": list(weight.shape) if isinstance(weight, torch.Tensor) else None,
             "has_bias": isinstance(getattr(part, "bias", None), torch.Tensor),
+            "registered": tensor is not None and id(tensor) in registered,
+            "shared_with": owners.get(id(tensor)) if tensor is not None else None,
         }
+        if tensor is not None:
+            owners.setdefault(id(tensor), name)
     params = {name: list(p.shape) for name, p in module.named_parameters()}
     return {"parts": parts, "parameters": params}
 
@@ -162,7 +174,11 @@ def run_module(package: str, request: dict[str, Any]) -> Result:
     dtype = request.get("dtype", "float32")
     instance = cls(**request.get("init", {}))
     structure = describe_structure(instance, request.get("parts", []))
-    if isinstance(instance, torch.nn.Module):
+    if request.get("input") is None:  # a probe of the structure alone
+        return {"status": "ok", "value": [], "types": [], "calls": [], "structure": structure, "loaded": [],
+                "grads": {}}
+    if isinstance(instance, torch.nn.Module) and dtype != "float32":
+        # Widen as a user calling .double() would; never narrow a module built in float64.
         instance.to(getattr(torch, dtype))
     weights = request.get("weights", {})
     loaded = load_weights(instance, weights, dtype)
@@ -229,19 +245,36 @@ def serve(package_root: Path, requests, responses) -> None:
         if request is None:
             return
         result = execute("exercises", package_dir, request)
+        _flush_output()
         try:
             protocol.write_message(responses, result)
         except (TypeError, ValueError) as error:
             protocol.write_message(responses, error_result("crash", error, package_dir))
 
 
+def _flush_output() -> None:
+    """Send what the student printed before the answer, so it is captured even if the process is then killed."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BaseException:  # the student may have replaced or closed the stream
+            pass
+
+
+def serve_forked(package_root: Path, requests, responses) -> None:
+    """Serve in a process forked from the warm parent: fd 1 and 2 are the output pipe, one torch thread."""
+    _torch().set_num_threads(1)
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(line_buffering=True)
+    serve(package_root, requests, responses)
+
+
 def main() -> None:
-    """Entry point of a sandbox process: argv is the package root and the response fd."""
+    """Entry point of a sandbox process started afresh: argv is the package root and the response fd."""
     package_root = Path(sys.argv[1])
     responses = os.fdopen(int(sys.argv[2]), "wb")
     requests = os.fdopen(0, "rb")
-    _torch().set_num_threads(1)
-    serve(package_root, requests, responses)
+    serve_forked(package_root, requests, responses)
     os._exit(0)
 
 

@@ -1,0 +1,252 @@
+"""The warm sandbox parent: import torch once, fork a sandbox per submission in milliseconds.
+
+The parent (`python -I -m attnkit.sandbox.warm`, started with an empty
+environment and cwd `/`) imports numpy, torch and the worker, never runs a
+torch op (its thread pools would not survive a fork), and waits on a unix
+socket. For each request the grader sends three pipe ends (requests in,
+answers out, output out) and a lifeline; the parent forks a *keeper*, which
+enters new namespaces and forks the *sandbox* (pid 1 of its namespace), and
+answers with a pidfd of the keeper. The keeper waits for the sandbox to end
+or for the lifeline to close (the grader is done with it, timed out, or
+died) and then kills the sandbox, which takes its whole pid namespace with
+it, before exiting itself: once the keeper is gone, so is everything the
+submission started.
+"""
+from __future__ import annotations
+
+import json
+import os
+import select
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from attnkit.sandbox import isolation
+
+READY_TIMEOUT = 120.0
+KEEPER_GRACE = 5.0
+MAX_MESSAGE = 1 << 16
+
+
+@dataclass(frozen=True)
+class SpawnRequest:
+    package_root: str
+    memory_mb: int
+    cpu_seconds: int
+
+
+class SandboxProcess:
+    """The grader's handle on one forked sandbox: its pipes, and a way to end it for sure."""
+
+    def __init__(self, requests_w: int, responses_r: int, output_r: int, lifeline_w: int, keeper: int):
+        self.requests_w, self.responses_r, self.output_r = requests_w, responses_r, output_r
+        self._lifeline_w = lifeline_w
+        self._keeper = keeper  # a pidfd: it can never name a recycled pid
+
+    def kill(self) -> None:
+        """End the sandbox and everything it started; return once all of it is gone."""
+        if self._keeper < 0:
+            return
+        os.close(self._lifeline_w)
+        ready, _, _ = select.select([self._keeper], [], [], KEEPER_GRACE)
+        if not ready:
+            signal.pidfd_send_signal(self._keeper, signal.SIGKILL)
+            select.select([self._keeper], [], [], KEEPER_GRACE)
+        for fd in (self._keeper, self.requests_w, self.responses_r, self.output_r):
+            os.close(fd)
+        self._keeper = -1
+
+
+class WarmParent:
+    """The grader's side of a warm parent process; `spawn` gives a new sandbox."""
+
+    def __init__(self) -> None:
+        self._socket, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self._process = subprocess.Popen(
+            [sys.executable, "-I", "-m", "attnkit.sandbox.warm", str(theirs.fileno())],
+            pass_fds=(theirs.fileno(),), env=_clean_environment(), cwd="/",
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True,
+        )
+        theirs.close()
+        self._hello: dict[str, Any] | None = None
+
+    @property
+    def refusal(self) -> str | None:
+        """Why this machine does not isolate sandboxes (None: fully isolated)."""
+        return self._ready().get("refusal")
+
+    def _ready(self) -> dict[str, Any]:
+        if self._hello is None:
+            self._socket.settimeout(READY_TIMEOUT)
+            data = self._socket.recv(MAX_MESSAGE)
+            self._socket.settimeout(None)
+            if not data:
+                raise RuntimeError(f"the warm sandbox parent failed to start (exit status {self._process.wait()})")
+            self._hello = json.loads(data)
+        return self._hello
+
+    def spawn(self, request: SpawnRequest) -> SandboxProcess:
+        """Fork a sandbox for one submission and hand back its pipes."""
+        self._ready()
+        requests_r, requests_w = os.pipe()
+        responses_r, responses_w = os.pipe()
+        output_r, output_w = os.pipe()
+        lifeline_r, lifeline_w = os.pipe()
+        theirs = [requests_r, responses_w, output_w, lifeline_r]
+        try:
+            socket.send_fds(self._socket, [json.dumps(asdict(request)).encode()], theirs)
+            _, fds, _, _ = socket.recv_fds(self._socket, MAX_MESSAGE, 1)
+        finally:
+            for fd in theirs:
+                os.close(fd)
+        if not fds:
+            raise RuntimeError("the warm sandbox parent did not fork a sandbox")
+        return SandboxProcess(requests_w, responses_r, output_r, lifeline_w, fds[0])
+
+    def close(self) -> None:
+        """Stop the parent; sandboxes it forked die with it."""
+        self._socket.close()
+        try:
+            self._process.wait(timeout=KEEPER_GRACE)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+
+
+def _clean_environment() -> dict[str, str]:
+    """Nothing of the grader's environment (tokens, paths) reaches a sandbox, not even via /proc/self/environ."""
+    return {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": isolation.SCRATCH, "LANG": "C.UTF-8",
+            "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
+            "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+# --- the parent process ----------------------------------------------------------------------------
+
+
+def serve(control: socket.socket) -> None:
+    """Fork a keeper per request until the grader closes the socket."""
+    refusal = isolation.probe()
+    new_root = tempfile.mkdtemp(prefix="attnkit-root-")
+    roots = isolation.readable_roots()
+    control.send(json.dumps({"refusal": refusal}).encode())
+    try:
+        while True:
+            try:
+                data, fds, _, _ = socket.recv_fds(control, MAX_MESSAGE, 4)
+            except ConnectionResetError:
+                return
+            if not data:
+                return
+            request = SpawnRequest(**json.loads(data))
+            pid = os.fork()
+            if pid == 0:
+                _keeper(request, fds, control, new_root if refusal is None else None, roots)
+            for fd in fds:
+                os.close(fd)
+            pidfd = os.pidfd_open(pid)
+            socket.send_fds(control, [b"{}"], [pidfd])
+            os.close(pidfd)
+            _reap()
+    finally:
+        shutil.rmtree(new_root, ignore_errors=True)
+
+
+def _reap() -> None:
+    """Collect keepers that have ended, so none lingers as a zombie."""
+    try:
+        while os.waitpid(-1, os.WNOHANG)[0] > 0:
+            pass
+    except ChildProcessError:
+        pass
+
+
+def _keeper(request: SpawnRequest, fds: list[int], control: socket.socket, new_root: str | None,
+            roots: list[str]) -> None:
+    """In the keeper: start the sandbox, then end it when it ends or when the lifeline closes."""
+    code = 1
+    try:
+        isolation.die_with_parent()
+        control.close()
+        requests_r, responses_w, output_w, lifeline_r = fds
+        if new_root is not None:
+            isolation.enter_namespaces()
+        sandbox_uid = isolation.UID_BASE + os.getpid()
+        pid = os.fork()
+        if pid == 0:
+            os.close(lifeline_r)
+            _sandbox(request, requests_r, responses_w, output_w, new_root, roots, sandbox_uid)
+        for fd in (requests_r, responses_w, output_w):
+            os.close(fd)
+        code = _watch(pid, lifeline_r)
+    finally:
+        os._exit(code)
+
+
+def _watch(pid: int, lifeline_r: int) -> int:
+    """Wait for the sandbox to end by itself or the lifeline to close; either way reap it."""
+    sandbox = os.pidfd_open(pid)
+    ready, _, _ = select.select([sandbox, lifeline_r], [], [])
+    if lifeline_r in ready:
+        signal.pidfd_send_signal(sandbox, signal.SIGKILL)
+    try:  # without a pid namespace, its process group is the best reach we have
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status) & 0xFF
+
+
+def _sandbox(request: SpawnRequest, requests_r: int, responses_w: int, output_w: int, new_root: str | None,
+             roots: list[str], sandbox_uid: int) -> None:
+    """In the sandbox: confine this process, then serve the grader's requests."""
+    try:
+        isolation.die_with_parent()
+        os.setsid()
+        os.dup2(requests_r, 0)
+        os.dup2(output_w, 1)
+        os.dup2(output_w, 2)
+        os.dup2(responses_w, 3)
+        os.closerange(4, 1 << 16)  # the control socket above all: a sandbox must not order sandboxes
+        package_root = request.package_root
+        if new_root is not None:
+            isolation.build_root(new_root, package_root, roots, sandbox_uid)
+            package_root = isolation.SUBMISSION
+        limits = isolation.ResourceLimits(request.memory_mb, request.cpu_seconds)
+        isolation.limit_resources(limits, isolated=new_root is not None)
+        if new_root is not None:
+            isolation.drop_privileges(sandbox_uid)
+        _forget_the_course(roots)
+        from attnkit.sandbox import worker
+
+        worker.serve_forked(Path(package_root), os.fdopen(0, "rb"), os.fdopen(3, "wb"))
+    finally:
+        os._exit(0)
+
+
+def _forget_the_course(roots: list[str]) -> None:
+    """Drop import paths that lead back to the course repo (the editable install's)."""
+    sys.path[:] = [p for p in sys.path if p.startswith(tuple(roots))]
+    sys.meta_path[:] = [f for f in sys.meta_path if not type(f).__module__.startswith("__editable__")]
+    sys.argv[:] = ["sandbox"]
+
+
+def main() -> None:
+    """The warm parent's entry point: argv[1] is the control socket's fd."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the grader's to handle; we end when it closes us
+    import numpy  # noqa: F401
+    import torch  # noqa: F401
+
+    from attnkit.sandbox import protocol, worker  # noqa: F401
+
+    serve(socket.socket(fileno=int(sys.argv[1])))
+
+
+if __name__ == "__main__":
+    main()
