@@ -33,3 +33,13 @@ def row_weights(scores: np.ndarray) -> np.ndarray:
     """Step 3: softmax along each row."""
     exps = np.exp(scores - scores.max(axis=-1, keepdims=True))
     return exps / exps.sum(axis=-1, keepdims=True)
+
+
+def attention_weights(queries: np.ndarray, keys: np.ndarray, scaled: bool = True) -> np.ndarray:
+    """Steps 1 to 3: each query's weights on every key.
+
+    `scaled=False` skips the division by √d_k, to recognise an answer worked out
+    without it.
+    """
+    scores = scaled_scores(queries, keys) if scaled else unscaled_scores(queries, keys)
+    return row_weights(scores)
