@@ -5,7 +5,7 @@ The warm parent forks a *keeper* per submission; the keeper calls
 the *sandbox*, which becomes pid 1 of its own pid namespace: when it dies the
 kernel kills everything it started, however detached. The sandbox then calls
 `confine`: a new root of its own (a tmpfs holding read-only binds of the
-system and Python folders, the submission read-only at /submission, a small
+system and Python folders, a read-only copy of the submission at /submission, a small
 private /tmp, a minimal /dev and a fresh /proc that shows only its own
 processes), resource limits, and an unprivileged uid of its own with no
 capabilities. So it cannot read the course repo, write outside /tmp, see or
@@ -44,6 +44,7 @@ PR_SET_PDEATHSIG = 1
 PR_SET_NO_NEW_PRIVS = 38
 
 SUBMISSION = "/submission"
+PACKAGE = "exercises"
 SCRATCH = "/tmp"
 SYSTEM_DIRS = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32")
 DEVICES = ("null", "zero", "random", "urandom")
@@ -141,13 +142,14 @@ def _package_homes() -> list[str]:
 
 def build_root(new_root: str, package_root: str, roots: list[str], uid: int) -> None:
     """In the sandbox (pid 1 of its namespace): assemble its file system in `new_root` and chroot there."""
-    mount("tmpfs", new_root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=755")
+    os.umask(0o022)
+    mount("tmpfs", new_root, "tmpfs", MS_NOSUID | MS_NODEV, f"size={SCRATCH_MB}m,mode=755")
     for folder in roots:
         _bind(folder, new_root + folder, read_only=True)
     for link in SYSTEM_DIRS:
         if os.path.islink(link):
             os.symlink(os.readlink(link), new_root + link)
-    _bind(package_root, new_root + SUBMISSION, read_only=True)
+    copy_package(Path(package_root) / PACKAGE, Path(new_root + SUBMISSION) / PACKAGE)
     os.makedirs(new_root + SCRATCH)
     mount("tmpfs", new_root + SCRATCH, "tmpfs", MS_NOSUID | MS_NODEV,
           f"size={SCRATCH_MB}m,mode=700,uid={uid},gid={uid}")
@@ -160,6 +162,22 @@ def build_root(new_root: str, package_root: str, roots: list[str], uid: int) -> 
     mount(None, new_root, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
     os.chroot(new_root)
     os.chdir(SCRATCH)
+
+
+def copy_package(source: Path, target: Path) -> None:
+    """Copy the submission's package (regular files and folders only, never a link) readable by anyone.
+
+    A copy rather than a bind: the grader's scratch folders are private (0700), and
+    a link in the submission must not lead the copy, made as root, into the course.
+    """
+    target.mkdir(mode=0o755, parents=True)
+    for entry in os.scandir(source):
+        if entry.is_dir(follow_symlinks=False):
+            copy_package(Path(entry.path), target / entry.name)
+        elif entry.is_file(follow_symlinks=False):
+            with open(entry.path, "rb") as original:
+                (target / entry.name).write_bytes(original.read(MAX_FILE_MB * 1024 * 1024))
+            os.chmod(target / entry.name, 0o644)
 
 
 def _bind(source: str, target: str, *, read_only: bool) -> None:
