@@ -10,9 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from attnkit.grading.attempt import module_call
+from attnkit.grading.attempt import GENERIC_FINDINGS, CheckFailed, module_call
 
 PARTS = ["W_q", "W_k", "W_v"]
+UNEXPLAINED = GENERIC_FINDINGS | {"hard-coded"}  # findings that name no particular mistake
 
 
 def layer(rng: np.random.Generator, d_model: int, d_k: int, tokens: tuple[int, ...], dtype: str = "float32",
@@ -32,32 +33,28 @@ def layer(rng: np.random.Generator, d_model: int, d_k: int, tokens: tuple[int, .
 
 # --- the layer's make-up -----------------------------------------------------
 # Each rule looks at one part as the sandbox described it and returns what is
-# wrong with it, or None. Rules run in this order over all three parts.
-
-def missing(part: dict[str, Any], d_model: int, d_k: int) -> str | None:
-    return "is not an attribute of SelfAttention" if part["type"] is None else None
-
-
-def has_bias(part: dict[str, Any], d_model: int, d_k: int) -> str | None:
-    return "has a bias" if part["has_bias"] else None
-
+# wrong with it, or None. Rules run in this order over all three parts. A part
+# that is missing is judged later, by the values (see `compare`): sharing one
+# matrix for queries and keys, or using no projection at all, leaves parts out.
 
 def shared(part: dict[str, Any], d_model: int, d_k: int) -> str | None:
     return f"is the same matrix as {part['shared_with']}" if part["shared_with"] else None
 
 
 def unregistered(part: dict[str, Any], d_model: int, d_k: int) -> str | None:
-    if part["registered"]:
+    if part["type"] is None or part["registered"]:
         return None
     return f"(a {part['type']}) is not among SelfAttention.parameters()"
 
 
 def not_linear(part: dict[str, Any], d_model: int, d_k: int) -> str | None:
-    return f"is a {part['type']}, not an nn.Linear with a .weight" if part["weight_shape"] is None else None
+    if part["type"] is None or part["weight_shape"] is not None:
+        return None
+    return f"is a {part['type']}, not an nn.Linear with a .weight"
 
 
 def wrong_size(part: dict[str, Any], d_model: int, d_k: int) -> str | None:
-    if part["weight_shape"] == [d_k, d_model]:
+    if part["weight_shape"] in (None, [d_k, d_model]):
         return None
     out_features, in_features = (part["weight_shape"] + [None, None])[:2]
     return (f"maps {in_features} numbers to {out_features}; nn.Linear(d_model, d_k) maps d_model = {d_model} "
@@ -65,8 +62,6 @@ def wrong_size(part: dict[str, Any], d_model: int, d_k: int) -> str | None:
 
 
 PART_RULES = [
-    ("projection-missing-layers", missing),
-    ("projection-bias", has_bias),
     ("projection-shared-qk", shared),
     ("projection-not-registered", unregistered),
     ("projection-missing-layers", not_linear),
@@ -79,14 +74,10 @@ def owns_nothing(structure: dict[str, Any]) -> bool:
 
 
 def check_structure(attempt, structure: dict[str, Any], d_model: int, d_k: int) -> None:
-    """Fail with the first rule a part breaks.
-
-    A layer with no part and no parameter at all is left to its output: it either
-    does no projection (the catalogue's variant says so) or projects with
-    matrices the module does not own (see `check_owned`).
-    """
-    if owns_nothing(structure):
-        return
+    """Fail with the first rule the layer breaks: a bias anywhere, then the part rules."""
+    for name, shape in structure["parameters"].items():
+        if len(shape) == 1:
+            attempt.fail("projection-bias", f"SelfAttention has a parameter {name} of shape ({shape[0]},): a bias")
     for mistake, rule in PART_RULES:
         for name, part in structure["parts"].items():
             problem = rule(part, d_model, d_k)
@@ -121,6 +112,18 @@ def run_layer(attempt, request: dict) -> dict:
     return student
 
 
+def compare(attempt, request: dict, student: dict) -> dict:
+    """Compare with the reference; missing parts that no catalogued mistake explains are named as such."""
+    try:
+        return attempt.expect(request, student)
+    except CheckFailed as failed:
+        missing = [name for name, part in student["structure"]["parts"].items() if part["type"] is None]
+        if missing and failed.finding.mistake in UNEXPLAINED:
+            attempt.fail("projection-missing-layers", f"SelfAttention has no attribute {', '.join(missing)}, "
+                                                      "so the checks could not set its weights")
+        raise
+
+
 def shapes(result: dict) -> list[tuple[int, ...]]:
     return [value.shape for value in result["value"]]
 
@@ -133,25 +136,25 @@ def test_shapes(attempt, rng):
     student = run_layer(attempt, request)
     reference = attempt.evaluate(request).reference
     if shapes(student) != shapes(reference):
-        attempt.expect(request, student)  # names the mistake that gives these shapes
+        compare(attempt, request, student)  # names the mistake that gives these shapes
 
 
 def test_known_weights(attempt, rng):
     """with W_q, W_k, W_v set by the grader: the reference's output and weights"""
     request = layer(rng, d_model=5, d_k=3, tokens=(4,))
-    attempt.expect(request, run_layer(attempt, request))
+    compare(attempt, request, run_layer(attempt, request))
 
 
 def test_batched(attempt, rng):
     """a batch of sentences (batch, tokens, d_model), float64"""
     request = layer(rng, d_model=4, d_k=3, tokens=(2, 5), dtype="float64")
-    attempt.expect(request, run_layer(attempt, request))
+    compare(attempt, request, run_layer(attempt, request))
 
 
 def test_gradients_reach_projections(attempt, rng):
     """after backward, W_q, W_k and W_v all get the reference's gradients"""
     request = layer(rng, d_model=5, d_k=3, tokens=(4,), backward=True)
-    student = attempt.expect(request, run_layer(attempt, request))
+    student = compare(attempt, request, run_layer(attempt, request))
     expected = attempt.evaluate(request).reference["grads"]
     for part in PARTS:
         got = student["grads"].get(f"{part}.weight")
