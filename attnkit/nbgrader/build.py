@@ -1,0 +1,104 @@
+"""A complete nbgrader course folder, written from the kit's registry.
+
+    <course-dir>/nbgrader_config.py
+    <course-dir>/source/<assignment>/<assignment>.ipynb     the instructor's notebook
+    <course-dir>/source/<assignment>/course.toml, checks/   the public checks and their
+                                                            recorded answers (the handout's)
+
+The supporting files go to students unchanged in the release, so they hold
+what `attnkit handout` gives students and nothing more: public checks, the
+answers recorded from the reference on the lesson's inputs, the catalogue's
+words without its variants. They let a student's notebook check itself.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+import nbformat
+
+from attnkit.config import Course
+from attnkit.errors import KitError
+from attnkit.handout import CHECKS, write_handout
+from attnkit.nbgrader.checks import COURSE_VARIABLE
+from attnkit.nbgrader.notebooks import build_notebook
+
+CONFIG = "nbgrader_config.py"
+SOURCE = "source"
+# Seconds nbgrader allows one cell beyond the kit's own limits: starting the
+# kit and its sandbox, and importing torch (3-4 s here), with room to spare.
+TIMEOUT_MARGIN = 30
+
+
+def slug(text: str, separator: str) -> str:
+    """A name nbgrader accepts (letters, digits, `_`, `-`), from a course or lesson title."""
+    return re.sub(r"[^a-z0-9]+", separator, text.lower()).strip(separator) or "course"
+
+
+def default_timeout(course: Course) -> int:
+    """Long enough for the first check cell, which grades the whole notebook.
+
+    In the worst case every module's first call runs into the kit's
+    per-call limit (an answer cell that loops forever hangs its exercise and
+    those built on it), so the cell may wait that limit once per exercise.
+    """
+    return int(TIMEOUT_MARGIN + course.settings["call_timeout"] * len(course.exercises))
+
+
+def build_course(course: Course, course_dir: Path, *, assignment: str | None = None, course_id: str | None = None,
+                 timeout: int | None = None, force: bool = False) -> Path:
+    """Write the nbgrader course for `course` into `course_dir`; return the assignment's source folder."""
+    course_dir = Path(course_dir)
+    assignment = assignment or slug(course.lesson, "_")
+    if not re.fullmatch(r"[A-Za-z0-9_-]+", assignment):
+        raise KitError(f"--assignment {assignment!r}: use letters, digits, '_' or '-'")
+    source = course_dir / SOURCE / assignment
+    config = course_dir / CONFIG
+    existing = [p for p in (config, source) if p.exists()]
+    if existing and not force:
+        raise KitError(f"{existing[0]}: already exists; pass --force to rebuild it from the registry")
+    notebook = build_notebook(course)
+    with tempfile.TemporaryDirectory(prefix="attnkit-nbgrader-") as scratch:
+        handout = write_handout(course, Path(scratch) / "handout")
+        if source.exists():
+            shutil.rmtree(source)
+        source.mkdir(parents=True)
+        shutil.copy(handout / "course.toml", source / "course.toml")
+        shutil.copytree(handout / CHECKS, source / CHECKS)
+    nbformat.write(notebook, source / f"{assignment}.ipynb")
+    config.write_text(config_text(course, course_id or slug(course.name, "-"),
+                                  timeout or default_timeout(course)), encoding="utf-8")
+    return source
+
+
+def config_text(course: Course, course_id: str, timeout: int) -> str:
+    course_file = (course.root / "course.toml").resolve()
+    return f'''"""nbgrader's configuration for this course, written by `attnkit nbgrader build`.
+
+Rebuild rather than edit: `attnkit nbgrader build --course-dir <this folder> --force`
+in the course repository.
+"""
+import os
+
+c = get_config()  # noqa: F821 (nbgrader defines get_config)
+
+c.CourseDirectory.course_id = {course_id!r}
+
+# Test cells grade with the kit: at autograde they read the full course (hidden
+# checks, reference, mistake catalogue) from here. Students' kernels never see it.
+os.environ[{COURSE_VARIABLE!r}] = {str(course_file)!r}
+
+# Seconds a cell may run before nbgrader interrupts it. The first test cell grades
+# the whole notebook in the kit's sandbox ({course.settings["call_timeout"]:g} s a call at most); an
+# answer cell that loops forever is cut off after this long and the rest still runs.
+c.Execute.timeout = {timeout}
+
+# A test cell a student deleted comes back at autograde (and earns nothing unless
+# the answer passes it); edited ones are always restored from the gradebook.
+c.OverwriteCells.add_missing_cells = True
+
+# What replaces the code between the solution markers in the release.
+c.ClearSolutions.code_stub = {{"python": "# YOUR CODE HERE\\nraise NotImplementedError()"}}
+'''

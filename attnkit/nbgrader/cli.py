@@ -1,0 +1,46 @@
+"""`attnkit nbgrader ...`: the course as an nbgrader assignment (the main CLI registers this group)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.group()
+def nbgrader() -> None:
+    """Run the exercises as an nbgrader assignment."""
+
+
+@nbgrader.command()
+@click.option("--course-dir", required=True, type=click.Path(path_type=Path, file_okay=False),
+              help="The nbgrader course folder to write (nbgrader_config.py, source/).")
+@click.option("--assignment", default=None, help="Assignment name.  [default: the lesson's name, e.g. self_attention]")
+@click.option("--course-id", default=None, help="nbgrader course id.  [default: the course's name]")
+@click.option("--timeout", type=click.IntRange(min=5), default=None,
+              help="Seconds a notebook cell may run at autograde.  [default: from course.toml's call_timeout]")
+@click.option("--force", is_flag=True, help="Rebuild an existing course's config and source notebook.")
+def build(course_dir: Path, assignment: str | None, course_id: str | None, timeout: int | None, force: bool) -> None:
+    """Write nbgrader_config.py and the source notebook from course.toml."""
+    from attnkit.cli import current_course
+    from attnkit.nbgrader.build import build_course
+
+    source = build_course(current_course(), course_dir, assignment=assignment, course_id=course_id,
+                          timeout=timeout, force=force)
+    name = source.name
+    click.echo(f"Wrote {course_dir / 'nbgrader_config.py'} and {source}/\n"
+               f"Next, in {course_dir}: nbgrader generate_assignment {name}; collect notebooks into "
+               f"submitted/<student>/{name}/; nbgrader autograde {name}; nbgrader generate_feedback {name}; "
+               f"nbgrader export")
+
+
+@nbgrader.command()
+@click.argument("assignment_dir", type=click.Path(path_type=Path, exists=True, file_okay=False))
+@click.option("--out", required=True, type=click.Path(path_type=Path, file_okay=False),
+              help="Folder to write the `exercises` package into.")
+def extract(assignment_dir: Path, out: Path) -> None:
+    """Write the `exercises` package from one student's notebooks (ASSIGNMENT_DIR)."""
+    from attnkit.cli import current_course
+    from attnkit.nbgrader.extract import extract_exercises
+
+    extract_exercises(assignment_dir, out, current_course())
+    click.echo(f"Wrote {out / 'exercises'}")

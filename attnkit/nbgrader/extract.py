@@ -1,0 +1,100 @@
+"""nbgrader submissions as the kit's `exercises` package.
+
+nbgrader keeps a student's work as `submitted/<student>/<assignment>/*.ipynb`.
+The kit grades a package, so each answer cell, found by its nbgrader grade id
+(as nbgrader itself finds it), becomes that exercise's module. The notebook's
+test cells grade the package written here at autograde time, and
+`attnkit grade` grades the same package from `submitted/`: one extraction, so
+both give the same scores.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+
+from attnkit.config import Course
+from attnkit.errors import KitError
+from attnkit.nbgrader.answers import module_source
+from attnkit.submissions import PACKAGE
+
+MAX_NOTEBOOK_BYTES = 16 << 20
+PACKAGE_DOCSTRING = '"""Written by attnkit from the answer cells of an nbgrader notebook."""\n'
+MISSING_CELL = ('raise ImportError("no answer cell for {exercise} (grade id {grade_id}): in a submission it was deleted; '
+                'in a notebook, run the cell starting # attnkit exercise: {exercise}")\n')
+
+
+def answer_cell_id(exercise_id: str) -> str:
+    """The nbgrader grade id of an exercise's answer cell."""
+    return f"{exercise_id}-answer"
+
+
+def notebooks(assignment_dir: Path) -> list[Path]:
+    """The assignment's notebooks, or a one-line reason there are none."""
+    found = sorted(p for p in Path(assignment_dir).glob("*.ipynb") if p.is_file() and not p.is_symlink())
+    if not found:
+        raise KitError(f"{assignment_dir}: no notebook (.ipynb) in this nbgrader submission")
+    return found
+
+
+def read_notebook(path: Path) -> nbformat.NotebookNode:
+    """One notebook, or a KitError naming it."""
+    if path.stat().st_size > MAX_NOTEBOOK_BYTES:
+        raise KitError(f"{path}: larger than {MAX_NOTEBOOK_BYTES >> 20} MiB")
+    try:
+        return nbformat.read(path, as_version=4)
+    except Exception as error:  # nbformat raises JSON, schema and Unicode errors alike
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise KitError(f"{path}: not a readable notebook: {reason}") from None
+
+
+def answer_sources(assignment_dir: Path) -> dict[str, str]:
+    """Answer cells' sources by grade id; the first of duplicated ids wins, as in nbgrader."""
+    sources: dict[str, str] = {}
+    for path in notebooks(assignment_dir):
+        for cell in read_notebook(path).cells:
+            grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+            if cell.get("cell_type") == "code" and isinstance(grade_id, str):
+                sources.setdefault(grade_id, cell.get("source", ""))
+    return sources
+
+
+def package_files(sources: dict[str, str], course: Course) -> dict[str, str]:
+    """The package's files from answer cells keyed by grade id (`<exercise>-answer`)."""
+    files = {"__init__.py": PACKAGE_DOCSTRING}
+    for exercise in course.exercises:
+        grade_id = answer_cell_id(exercise.id)
+        dependencies = [course.exercise(d).module for d in course.dependencies(exercise.id)]
+        source = sources.get(grade_id)
+        files[f"{exercise.module}.py"] = (module_source(source, dependencies) if source is not None
+                                          else MISSING_CELL.format(exercise=exercise.id, grade_id=grade_id))
+    return files
+
+
+def write_package(files: dict[str, str], target_root: Path) -> Path:
+    package = Path(target_root) / PACKAGE
+    package.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (package / name).write_text(text, encoding="utf-8")
+    return package
+
+
+def extract_exercises(assignment_dir: Path, target_root: Path, course: Course) -> None:
+    """Write `target_root/exercises/` from the answer cells of the notebooks in `assignment_dir`."""
+    write_package(package_files(answer_sources(assignment_dir), course), target_root)
+
+
+def find_assignment_dir(student_dir: Path) -> Path | None:
+    """The folder holding a student's notebooks: the folder itself or its one assignment folder."""
+    student_dir = Path(student_dir)
+    if not student_dir.is_dir() or (student_dir / PACKAGE).is_dir():
+        return None
+    if any(student_dir.glob("*.ipynb")):
+        return student_dir
+    inner = [p for p in sorted(student_dir.iterdir()) if p.is_dir() and not p.is_symlink() and any(p.glob("*.ipynb"))]
+    return inner[0] if len(inner) == 1 else None
+
+
+def is_nbgrader_submission(student_dir: Path) -> bool:
+    """Whether `student_dir` is nbgrader's `submitted/<student>/` (notebooks, no `exercises/`)."""
+    return find_assignment_dir(student_dir) is not None
