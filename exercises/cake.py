@@ -1,7 +1,9 @@
 """Exercise `cake`: Try it yourself, make cake ignore chocolate.
 
 Lesson: "Try it yourself", on the table of "Following cake through attention".
-Rows are the tokens eggless, chocolate, cake. Check it with `attnkit check cake`.
+Check it with `attnkit check cake`.
+
+Rows are the tokens eggless, chocolate, cake.
 """
 # Given: leave the queries and values as the lesson has them.
 QUERIES = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
