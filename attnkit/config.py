@@ -145,12 +145,14 @@ def load_course(path: Path) -> Course:
     reader = _Reader(path)
     course = reader.get(data, "course", "", dict)
     root = path.parent
+    name = reader.get(course, "name", "course.", str)
+    lesson = reader.get(course, "lesson", "course.", str)
     settings = _read_settings(reader, reader.get(data, "settings", "", dict, {}))
     exercises = _read_exercises(reader, reader.get(data, "exercise", "", list))
     result = Course(
         root=root,
-        name=reader.get(course, "name", "course.", str),
-        lesson=reader.get(course, "lesson", "course.", str),
+        name=name,
+        lesson=lesson,
         exercises_dir=root / reader.get(course, "exercises", "course.", str, "exercises"),
         solutions_dir=root / reader.get(course, "solutions", "course.", str, "solutions"),
         graders_dir=root / reader.get(course, "graders", "course.", str, "graders"),

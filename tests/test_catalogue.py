@@ -44,7 +44,8 @@ def test_every_mistake_can_be_found():
     for mistake in CATALOGUE.mistakes.values():
         assert mistake.variants or mistake.calls or mistake.generic or f'"{mistake.id}"' in graders, mistake.id
         if not mistake.variants:
-            assert mistake.id in hand_written or mistake.id == "wrong-values", f"{mistake.id} needs a test submission"
+            covered_elsewhere = {"not-implemented", "wrong-values"}  # the stubs; every unexplained answer
+            assert mistake.id in hand_written | covered_elsewhere, f"{mistake.id} needs a test submission"
 
 
 def test_the_readme_lists_every_mistake():

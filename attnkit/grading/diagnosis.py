@@ -6,7 +6,7 @@ its own process besides the numbers it returned.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -85,19 +85,23 @@ def mutated_input(student: dict[str, Any], request: dict[str, Any]) -> Finding |
     return None
 
 
+def same_outcome(student: dict[str, Any], answer: dict[str, Any], context: Context) -> bool:
+    """Equal numbers, or the same crash word for word (exception type and message)."""
+    if student["status"] == "crash":
+        return answer["status"] == "crash" and all(
+            answer["error"].get(key) == student["error"].get(key) for key in ("type", "message"))
+    return answer["status"] == "ok" and values_match(student["value"], answer["value"], context.rtol, context.atol)
+
+
 def matching_variant(student: dict[str, Any], evaluation: Evaluation, context: Context) -> Finding | None:
-    """The catalogued mistake whose variant gives exactly the student's answer.
+    """The catalogued mistake whose variant gives exactly the student's answer, or raises the same error.
 
     Order: a mistake already found in a dependency (so the blame goes there),
     then this exercise's own mistakes, then the dependencies' others (made inline).
     """
-    values = student["value"]
 
     def matches(mistake_id: str) -> bool:
-        return any(
-            r["status"] == "ok" and values_match(values, r["value"], context.rtol, context.atol)
-            for r in evaluation.variants.get(mistake_id, [])
-        )
+        return any(same_outcome(student, r, context) for r in evaluation.variants.get(mistake_id, []))
 
     for dependency in context.dependencies:
         for mistake_id in context.prior.get(dependency, []):
@@ -127,7 +131,15 @@ def shape_or_value_finding(student: dict[str, Any], reference: dict[str, Any], c
 
 
 def diagnose(student: dict[str, Any], evaluation: Evaluation, request: dict[str, Any], context: Context) -> Finding | None:
-    """None when the answer is right; otherwise the most specific finding."""
+    """None when the answer is right; otherwise the most specific finding.
+
+    A crash that a catalogued variant reproduces (`.T` on a batched tensor, a
+    grid of the wrong shape from a dependency) is named as that mistake.
+    """
+    if student["status"] == "crash":
+        crash = status_finding(student, context)
+        found = matching_variant(student, evaluation, context)
+        return replace(found, detail=crash.detail) if found else crash
     if student["status"] != "ok":
         return status_finding(student, context)
     finding = forbidden_call(student, context) or mutated_input(student, request)

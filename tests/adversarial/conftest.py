@@ -1,0 +1,2 @@
+# The hostile submissions are data: one of them ships a conftest.py meant to hijack pytest.
+collect_ignore = ["submissions"]
