@@ -57,7 +57,7 @@ def test_one_key_changed(attempt):
         if not same(table(attempt, cake, name), TABLES[name]):
             attempt.fail(mistake, f"{name} is not the lesson's table any more")
     keys = table(attempt, cake, "KEYS")
-    changed = [token for token, key, given in zip(lesson.TOKENS, keys, lesson.KEYS) if not np.allclose(key, given)]
+    changed = [token for token, key, given in zip(lesson.TOKENS, keys, lesson.KEYS) if not same(key, given)]
     if not changed:
         attempt.fail("not-implemented", "KEYS is still the lesson's table: no key changed yet")
     if len(changed) > 1:
