@@ -118,14 +118,20 @@ def result_from_dict(record: dict[str, Any]) -> SubmissionResult:
 
 
 def serve(course: Course, requests: IO[str], results: IO[str]) -> None:
-    """The worker's loop: grade each submission read from `requests`, write its result as one JSON line."""
-    from attnkit.grading.session import run_checks
+    """The worker's loop: grade each submission read from `requests`, write its result as one JSON line.
 
+    One oracle serves every submission: its answers to identical requests (the
+    public checks') are reused, and it keeps its variant packages importable.
+    """
+    from attnkit.grading.catalogue import load_catalogue
+    from attnkit.grading.session import make_oracle, run_checks
+
+    oracle = make_oracle(course, load_catalogue(course.mistakes_dir))
     for line in requests:
         record = json.loads(line)
         submission = Submission(record["student"], Path(record["root"]), record["fingerprint"])
         try:
-            [result] = run_checks(course, [submission])
+            [result] = run_checks(course, [submission], oracle=oracle)
         except KitError as error:
             results.write(json.dumps({"error": str(error)}) + "\n")
             results.flush()

@@ -42,7 +42,7 @@ HONEST = {
 ZIPS = {
     "zip-dot-dot": "points outside the folder",
     "zip-symlink": "is a symbolic link",
-    "zip-bomb": "larger than",
+    "zip-bomb": "a zip bomb",
 }
 CALL_TIMEOUT = 3  # seconds: the infinite loop costs this, not course.toml's ten
 MEMORY_MB = 1200  # the memory bomb fills this much (torch alone maps 700 MB), not course.toml's 2048
