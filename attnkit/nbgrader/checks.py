@@ -43,10 +43,13 @@ _graded: dict[str, SubmissionResult] = {}
 class CheckFailedInNotebook(AssertionError):
     """A failed check, as the test cell's error: nbgrader gives the cell no points."""
 
+    def _render_traceback_(self) -> list[str]:
+        """IPython shows this instead of a traceback through the kit's code: the verdict is the message."""
+        return [f"{type(self).__name__}: {self}"]
+
 
 def run_check(exercise_id: str, test: str) -> None:
     """Grade one check of course.toml on this notebook's answers; raise AssertionError if it fails."""
-    __tracebackhide__ = True  # IPython hides this frame: the cell's error is the diagnosis alone
     try:
         result = _grade()
         check = _find(result, exercise_id, test)
