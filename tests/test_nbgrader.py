@@ -30,7 +30,7 @@ from nbclient import NotebookClient
 from attnkit.errors import KitError
 from attnkit.grading.plugin import Submission
 from attnkit.grading.session import run_checks
-from attnkit.nbgrader.answers import BEGIN, END, module_source
+from attnkit.nbgrader.answers import BEGIN, END, answer_cell_source, module_source
 from attnkit.nbgrader.build import build_course
 from attnkit.nbgrader.extract import extract_exercises, find_assignment_dir, is_nbgrader_submission
 from attnkit.nbgrader.notebooks import BEGIN_HIDDEN, build_notebook, check_cell_id
@@ -277,6 +277,15 @@ def test_answer_cell_extracts_to_a_module_defining_the_reference_names(notebook,
     reference = ast.parse((COURSE.solutions_dir / f"{exercise.module}.py").read_text())
     assert {getattr(n, "name", None) or ast.unparse(n.targets[0]) for n in reference.body
             if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Assign))} <= defined
+
+
+def test_answer_cell_keeps_the_stubs_words_and_marks_the_references_code():
+    stub = '"""Exercise x."""\nimport torch\n\n\ndef f(a,\n      b):\n    # TODO(x): add\n    raise NotImplementedError\n\n\nX = 1\n'
+    reference = "import math\nimport torch\n\n\ndef f(a,\n      b):\n    return a + b\n\n\nX = 2\n"
+    cell = answer_cell_source("x", stub, reference).splitlines()
+    assert cell[:3] == ["# attnkit exercise: x", "import torch", "import math"]
+    assert cell[5:11] == ["def f(a,", "      b):", "    # TODO(x): add", f"    {BEGIN}", "    return a + b", f"    {END}"]
+    assert cell[-4:] == ["# As handed out: X = 1", BEGIN, "X = 2", END]
 
 
 def test_module_keeps_the_cells_line_numbers():

@@ -70,6 +70,12 @@ def _docstring_end(node: ast.Module | ast.ClassDef | ast.FunctionDef) -> int:
     return 1 if is_doc else 0
 
 
+def _header_end(node: ast.ClassDef | ast.FunctionDef) -> int:
+    """The last line of a definition's signature and docstring."""
+    first = node.body[0]
+    return first.end_lineno if _docstring_end(node) else first.lineno - 1
+
+
 def _start(node: Node) -> int:
     decorators = getattr(node, "decorator_list", [])
     return min([node.lineno, *(d.lineno for d in decorators)])
@@ -89,8 +95,8 @@ class _Merge:
         skip = _docstring_end(self.stub_tree)
         start = self.stub_tree.body[0].end_lineno + 1 if skip else 1
         imports = [] if self._last_import(self.stub_tree) else self._missing_imports()
-        return imports + self._block(self.stub_tree.body[skip:], self.solution_tree.body, start,
-                           len(self.stub_lines))
+        body = self._block(self.stub_tree.body[skip:], self.solution_tree.body, start, len(self.stub_lines))
+        return imports + body
 
     def _block(self, stub_body: list[Node], solution_body: list[Node], first_line: int, last_line: int) -> list[str]:
         """Module or class statements, paired by the name they define."""
@@ -130,7 +136,7 @@ class _Merge:
 
     def _class(self, stub: ast.ClassDef, solution: ast.ClassDef) -> list[str]:
         skip = _docstring_end(stub)
-        header_end = stub.body[0].end_lineno if skip else stub.lineno
+        header_end = _header_end(stub)
         out = self._stub(_start(stub), header_end)
         return out + self._block(stub.body[skip:], solution.body[_docstring_end(solution):], header_end + 1,
                                  stub.end_lineno)
@@ -143,8 +149,7 @@ class _Merge:
         while (shared < min(len(stub_body), len(solution_body))
                and self._same(stub_body[shared], solution_body[shared])):
             shared += 1
-        kept_end = stub_body[shared - 1].end_lineno if shared else (stub.body[0].end_lineno if _docstring_end(stub)
-                                                                     else stub.lineno)
+        kept_end = stub_body[shared - 1].end_lineno if shared else _header_end(stub)
         out = self._stub(_start(stub), kept_end)
         out += [line for line in self._stub(kept_end + 1, stub.end_lineno) if line.strip().startswith("#")]
         if shared == len(solution_body):
