@@ -34,6 +34,23 @@ def build(course_dir: Path, assignment: str | None, course_id: str | None, timeo
 
 
 @nbgrader.command()
+@click.option("--course-dir", required=True, type=click.Path(path_type=Path, exists=True, file_okay=False),
+              help="The nbgrader course folder, after `nbgrader generate_assignment`.")
+@click.option("--assignment", required=True, help="The assignment's name.")
+@click.option("--student", default="model-student", show_default=True, help="Student id to submit as.")
+def sample(course_dir: Path, assignment: str, student: str) -> None:
+    """Submit the release with the reference's answers, to try the pipeline before students do."""
+    import nbformat
+
+    from attnkit.nbgrader.samples import solved_notebook
+
+    folder = course_dir / "submitted" / student / assignment
+    folder.mkdir(parents=True, exist_ok=True)
+    nbformat.write(solved_notebook(course_dir, assignment), folder / f"{assignment}.ipynb")
+    click.echo(f"Wrote {folder / f'{assignment}.ipynb'}")
+
+
+@nbgrader.command()
 @click.argument("assignment_dir", type=click.Path(path_type=Path, exists=True, file_okay=False))
 @click.option("--out", required=True, type=click.Path(path_type=Path, file_okay=False),
               help="Folder to write the `exercises` package into.")

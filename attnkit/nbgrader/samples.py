@@ -11,6 +11,7 @@ from pathlib import Path
 
 import nbformat
 
+from attnkit.errors import KitError
 from attnkit.nbgrader.answers import BEGIN, END
 
 
@@ -31,8 +32,11 @@ def reference_answers(source_notebook: Path) -> dict[str, str]:
 def solved_notebook(course_dir: Path, assignment: str) -> nbformat.NotebookNode:
     """The released notebook of `assignment` with every answer cell holding the reference's answer."""
     name = f"{assignment}.ipynb"
+    release = Path(course_dir) / "release" / assignment / name
+    if not release.is_file():
+        raise KitError(f"{release}: no released notebook; run `nbgrader generate_assignment {assignment}` first")
     answers = reference_answers(Path(course_dir) / "source" / assignment / name)
-    notebook = nbformat.read(Path(course_dir) / "release" / assignment / name, as_version=4)
+    notebook = nbformat.read(release, as_version=4)
     for cell in notebook.cells:
         if grade_id(cell) in answers:
             cell.source = answers[grade_id(cell)]
