@@ -117,7 +117,7 @@ class GradingPlugin:
 
     @pytest.fixture
     def attempt(self, request: pytest.FixtureRequest, attnkit_student: str) -> Attempt:
-        student, exercise, _ = self._places[request.node.nodeid]
+        student, exercise, check = self._places[request.node.nodeid]
         state = self.students[student]
         if state.sandbox is None:
             state.sandbox = self.open_sandbox(state.submission.root)
@@ -125,7 +125,7 @@ class GradingPlugin:
         context = Context(exercise.id, self.catalogue, self.course.settings["rtol"], self.course.settings["atol"],
                           dependencies, state.prior)
         history = state.histories.setdefault(exercise.id, History())
-        return Attempt(state.sandbox.request, self.oracle, context, history)
+        return Attempt(state.sandbox.request, self.oracle, context, history, public=check.public)
 
     @pytest.fixture
     def rng(self, request: pytest.FixtureRequest, attnkit_student: str) -> np.random.Generator:
@@ -158,22 +158,22 @@ class GradingPlugin:
     def _record(self, item: pytest.Item, call: pytest.CallInfo) -> None:
         student, exercise, check = self._places[item.nodeid]
         state = self.students[student]
-        history = state.histories.setdefault(exercise.id, History())
         name = (item.function.__doc__ or check.test).strip().splitlines()[0]
         result = CheckResult(name, check.test, check.public, passed=True, points=check.points,
                              max_points=check.points)
-        if call.excinfo is None:
-            history.lesson_passed = history.lesson_passed or check.public
-        elif isinstance(call.excinfo.value, CheckFailed):
-            self._fail(result, call.excinfo.value.finding, exercise)
-            found = state.prior.setdefault(exercise.id, [])
-            if call.excinfo.value.finding.mistake not in found:
-                found.append(call.excinfo.value.finding.mistake)
-        else:
-            error = f"{call.excinfo.typename}: {call.excinfo.value}"
-            self.internal_errors.append(f"{item.nodeid}: {error}")
+        error = call.excinfo.value if call.excinfo else None
+        if isinstance(error, CheckFailed):
+            finding = error.finding
+            self._fail(result, finding, exercise)
+            # Filed under the exercise to blame, so later exercises blame it too.
+            found = state.prior.setdefault(finding.cause or exercise.id, [])
+            if finding.mistake not in found:
+                found.append(finding.mistake)
+        elif error is not None:
+            text = f"{type(error).__name__}: {error}"
+            self.internal_errors.append(f"{item.nodeid}: {text}")
             result.passed, result.points = False, 0.0
-            result.message = f"internal grader error (a bug in the kit, not in your code): {error}"
+            result.message = f"internal grader error (a bug in the kit, not in your code): {text}"
         state.exercises[exercise.id].checks.append(result)
 
     def _fail(self, result: CheckResult, finding: Finding, exercise: Exercise) -> None:
