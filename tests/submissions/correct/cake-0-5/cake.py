@@ -1,0 +1,5 @@
+QUERIES = [[1, 0], [0, 1], [1, 1]]
+VALUES = [[10, 0], [0, 10], [5, 5]]
+KEYS = [[2, 0], [0, -5], [1, 1]]
+PREDICTED_WEIGHTS = [0.50, 0.00, 0.50]
+PREDICTED_OUTPUT = [7.5, 2.5]
