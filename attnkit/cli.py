@@ -21,6 +21,7 @@ from attnkit.errors import KitError
 from attnkit.gradebook import GRADES, Gradebook, broken_result
 from attnkit.grading.plugin import Submission
 from attnkit.grading.results import SubmissionResult
+from attnkit.nbgrader.cli import nbgrader
 from attnkit.reports import check_line
 from attnkit.submissions import PACKAGE, find_submissions, prepare
 
@@ -110,7 +111,7 @@ def grade(submissions: Path, out: Path, jobs: int, force: bool) -> None:
     course = current_course()
     gradebook = Gradebook(out, course)
     with tempfile.TemporaryDirectory(prefix="attnkit-grade-") as scratch:
-        prepared = find_submissions(submissions, Path(scratch))
+        prepared = find_submissions(submissions, Path(scratch), course)
         version = graders_version(course)
         todo, skipped = [], 0
         for item in prepared:
@@ -194,3 +195,6 @@ def submit(student: str, out: Path) -> None:
         for path in sources:
             archive.write(path, f"{PACKAGE}/{path.name}")
     click.echo(f"Wrote {target} ({len(sources)} files); upload it.")
+
+
+main.add_command(nbgrader)

@@ -2,7 +2,8 @@
 
 SUBMISSIONS is a folder of submissions, one a student, each a folder or a
 `.zip` named by student id; or a single submission (a folder holding
-`exercises/`, or one zip). Only regular `.py` files of `exercises/` are copied
+`exercises/`, or one zip). nbgrader's `submitted/` folder works too: a
+student's notebooks' answer cells become their `exercises` package. Only regular `.py` files of `exercises/` are copied
 out, so a submission's symlinks, data files, conftest.py or pytest plugins
 never reach the grader. A broken submission is not an error: it becomes a
 `Prepared` with a `problem`, graded to zeros with that reason.
@@ -15,6 +16,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from attnkit.config import Course
 from attnkit.errors import KitError
 
 PACKAGE = "exercises"
@@ -34,19 +36,22 @@ class Prepared:
     fingerprint: str = ""
 
 
-def find_submissions(path: Path, workdir: Path) -> list[Prepared]:
-    """Every submission under `path`, prepared in `workdir`, sorted by student id."""
+def find_submissions(path: Path, workdir: Path, course: Course | None = None) -> list[Prepared]:
+    """Every submission under `path`, prepared in `workdir`, sorted by student id.
+
+    With `course`, nbgrader submissions (notebooks) are recognised and extracted.
+    """
     path = Path(path)
     if not path.exists():
         raise KitError(f"{path}: no such file or folder")
-    if path.is_file() or (path / PACKAGE).is_dir():
+    if path.is_file() or (path / PACKAGE).is_dir() or (course and _is_notebooks(path)):
         entries = [path]
     else:
         entries = sorted(p for p in path.iterdir() if not p.name.startswith((".", "_")))
         entries = [p for p in entries if p.is_dir() or p.suffix.lower() == ".zip"]
         if not entries:
             raise KitError(f"{path}: no submissions here (expected folders or .zip files, one a student)")
-    prepared = [prepare(entry, Path(workdir) / f"{index:05d}") for index, entry in enumerate(entries)]
+    prepared = [prepare(entry, Path(workdir) / f"{index:05d}", course) for index, entry in enumerate(entries)]
     seen: set[str] = set()
     for item in prepared:
         if item.student in seen:
@@ -59,11 +64,16 @@ def student_id(entry: Path) -> str:
     return entry.stem if entry.is_file() else entry.name
 
 
-def prepare(entry: Path, target: Path) -> Prepared:
+def prepare(entry: Path, target: Path, course: Course | None = None) -> Prepared:
     """Copy one submission's package into `target/exercises`, or say why it cannot be graded."""
     item = Prepared(student_id(entry), entry)
     try:
-        files = read_zip(entry) if entry.is_file() else read_folder(entry)
+        if entry.is_file():
+            files = read_zip(entry)
+        elif course is not None and _is_notebooks(entry):
+            files = read_notebooks(entry, course)
+        else:
+            files = read_folder(entry)
     except KitError as error:
         item.problem = str(error)
         return item
@@ -95,6 +105,20 @@ def read_folder(folder: Path) -> dict[str, bytes]:
             raise KitError(f"{path}: larger than {MAX_FILE_BYTES // 1024} KiB")
         files[path.name] = path.read_bytes()
     return _checked(folder, files)
+
+
+def _is_notebooks(folder: Path) -> bool:
+    from attnkit.nbgrader.extract import is_nbgrader_submission
+
+    return is_nbgrader_submission(folder)
+
+
+def read_notebooks(folder: Path, course: Course) -> dict[str, bytes]:
+    """The package made from a student's nbgrader notebooks' answer cells."""
+    from attnkit.nbgrader.extract import answer_sources, find_assignment_dir, package_files
+
+    files = package_files(answer_sources(find_assignment_dir(folder)), course)
+    return _checked(folder, {name: text.encode("utf-8") for name, text in files.items()})
 
 
 def _package_dir(folder: Path) -> Path:
