@@ -133,15 +133,20 @@ def find_course_file(start: Path) -> Path:
     raise ConfigError(f"{start}: no {COURSE_FILE} here or in any folder above (run this in the course repo)")
 
 
+def read_toml(path: Path, error: type[KitError] = KitError) -> dict[str, Any]:
+    """A TOML file's tables, or `error` with a one-line reason naming the file."""
+    try:
+        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as problem:
+        raise error(f"{path}: cannot read: {problem.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as problem:
+        raise error(f"{path}: not valid TOML: {problem}") from None
+
+
 def load_course(path: Path) -> Course:
     """Read and validate course.toml."""
     path = Path(path).resolve()
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
-    except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{path}: not valid TOML: {error}") from None
+    data = read_toml(path, ConfigError)
     reader = _Reader(path)
     course = reader.get(data, "course", "", dict)
     root = path.parent

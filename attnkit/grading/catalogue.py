@@ -10,11 +10,11 @@ an explanation in the lesson's words, a hint, and how to find it:
 """
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from attnkit.config import read_toml
 from attnkit.errors import KitError
 
 GENERIC = "*"
@@ -73,12 +73,7 @@ def load_catalogue(folder: Path) -> Catalogue:
         raise KitError(f"{folder}: no mistake files (*.toml) in the catalogue folder")
     mistakes: dict[str, Mistake] = {}
     for path in files:
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except OSError as error:
-            raise KitError(f"{path}: cannot read: {error.strerror}") from None
-        except tomllib.TOMLDecodeError as error:
-            raise KitError(f"{path}: not valid TOML: {error}") from None
+        data = read_toml(path)
         for mistake_id, entry in data.get("mistake", {}).items():
             if mistake_id in mistakes:
                 raise KitError(f"{path}: mistake.{mistake_id}: defined twice")
