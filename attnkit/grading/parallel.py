@@ -1,10 +1,13 @@
 """Grading a class in several trusted worker processes.
 
-Each worker is a fresh `python -m attnkit.grading.parallel` process that runs
-`run_checks` on the submissions it is sent, one at a time, with its own warm
-sandbox parent. Submissions go out and results come back as JSON lines, so
-nothing a student made is ever unpickled here; the calling process only
-reads plain records and hands each to `on_result` as soon as it arrives.
+Each worker is a fresh `python -m attnkit.grading.parallel` process with its
+own warm sandbox parent and one torch thread. It is sent the class in a few
+batches (a pytest session costs about half a second to start and end, so a
+session a student would double the time; a few batches a worker still keep
+one slow batch from holding up the end). Batches go out and results come back
+as JSON lines, one a student as soon as that student is done, so nothing a
+student made is ever unpickled here: the calling process only reads plain
+records and hands each to `on_result`.
 """
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ from attnkit.grading.plugin import Submission
 from attnkit.grading.results import CheckResult, ExerciseResult, SubmissionResult
 
 COURSE_FILE = "course.toml"
+BATCHES_PER_WORKER = 2
 
 
 def grade_all(course: Course, submissions: list[Submission], *, jobs: int,
@@ -40,14 +44,14 @@ def grade_all(course: Course, submissions: list[Submission], *, jobs: int,
 
 
 class _Pool:
-    """Worker processes fed one submission at a time, so a slow student never holds up a queue."""
+    """Worker processes, each fed a batch of submissions whenever it has finished the last."""
 
     def __init__(self, course: Course, jobs: int):
         self.course = course
         self.jobs = jobs
 
     def run(self, submissions: list[Submission], on_result: Callable[[SubmissionResult], None]) -> None:
-        queue = list(reversed(submissions))
+        queue = batches(submissions, self.jobs * BATCHES_PER_WORKER)
         workers = [_start_worker(self.course) for _ in range(self.jobs)]
         selector = selectors.DefaultSelector()
         try:
@@ -58,23 +62,25 @@ class _Pool:
             while busy:
                 for key, _ in selector.select():
                     worker = key.data
-                    line = worker.stdout.readline()
-                    if not line:
-                        raise KitError(f"a grading worker stopped unexpectedly (exit status {worker.wait()})")
-                    message = json.loads(line)
-                    if "error" in message:
-                        raise KitError(message["error"])
-                    on_result(result_from_dict(message["result"]))
-                    if queue:
-                        _send(worker, queue.pop())
-                    else:
-                        _send(worker, None)
+                    message = _receive(worker)
+                    if "result" in message:
+                        on_result(result_from_dict(message["result"]))
+                        continue
+                    batch = queue.pop() if queue else None
+                    _send(worker, batch)
+                    if batch is None:
                         selector.unregister(worker.stdout)
                         busy -= 1
         finally:
             selector.close()
             for worker in workers:
                 _stop(worker)
+
+
+def batches(submissions: list[Submission], count: int) -> list[list[Submission]]:
+    """`count` batches (fewer for a small class), each a mix of the class; popped from the end."""
+    count = max(1, min(count, len(submissions)))
+    return [submissions[start::count] for start in reversed(range(count))]
 
 
 def _start_worker(course: Course) -> subprocess.Popen:
@@ -84,14 +90,25 @@ def _start_worker(course: Course) -> subprocess.Popen:
     )
 
 
-def _send(worker: subprocess.Popen, submission: Submission | None) -> None:
-    """One submission to grade, or None: no more work."""
-    if submission is None:
+def _send(worker: subprocess.Popen, batch: list[Submission] | None) -> None:
+    """A batch to grade, or None: no more work."""
+    if batch is None:
         worker.stdin.close()
         return
-    record = {"student": submission.student, "root": str(submission.root), "fingerprint": submission.fingerprint}
-    worker.stdin.write(json.dumps(record) + "\n")
+    records = [{"student": s.student, "root": str(s.root), "fingerprint": s.fingerprint} for s in batch]
+    worker.stdin.write(json.dumps(records) + "\n")
     worker.stdin.flush()
+
+
+def _receive(worker: subprocess.Popen) -> dict[str, Any]:
+    """A student's result, or the end of a batch; a worker's failure stops the whole run."""
+    line = worker.stdout.readline()
+    if not line:
+        raise KitError(f"a grading worker stopped unexpectedly (exit status {worker.wait()})")
+    message = json.loads(line)
+    if "error" in message:
+        raise KitError(message["error"])
+    return message
 
 
 def _stop(worker: subprocess.Popen) -> None:
@@ -118,26 +135,31 @@ def result_from_dict(record: dict[str, Any]) -> SubmissionResult:
 
 
 def serve(course: Course, requests: IO[str], results: IO[str]) -> None:
-    """The worker's loop: grade each submission read from `requests`, write its result as one JSON line.
+    """The worker's loop: grade each batch read from `requests`; a JSON line a student, then one a batch.
 
-    One oracle serves every submission: its answers to identical requests (the
+    One oracle serves every batch: its answers to identical requests (the
     public checks') are reused, and it keeps its variant packages importable.
     """
+    import torch
+
     from attnkit.grading.catalogue import load_catalogue
     from attnkit.grading.session import make_oracle, run_checks
 
+    torch.set_num_threads(1)  # the workers share the cores
     oracle = make_oracle(course, load_catalogue(course.mistakes_dir))
-    for line in requests:
-        record = json.loads(line)
-        submission = Submission(record["student"], Path(record["root"]), record["fingerprint"])
-        try:
-            [result] = run_checks(course, [submission], oracle=oracle)
-        except KitError as error:
-            results.write(json.dumps({"error": str(error)}) + "\n")
-            results.flush()
-            return
-        results.write(json.dumps({"result": asdict(result)}) + "\n")
+
+    def send(message: dict[str, Any]) -> None:
+        results.write(json.dumps(message) + "\n")
         results.flush()
+
+    for line in requests:
+        batch = [Submission(r["student"], Path(r["root"]), r["fingerprint"]) for r in json.loads(line)]
+        try:
+            run_checks(course, batch, oracle=oracle, on_result=lambda result: send({"result": asdict(result)}))
+        except KitError as error:
+            send({"error": str(error)})
+            return
+        send({"done": len(batch)})
 
 
 def main() -> None:

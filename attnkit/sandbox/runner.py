@@ -214,9 +214,10 @@ _shared_parent = None
 
 
 def warm_parent():
-    """This process's warm parent, started on first use (its torch import overlaps the grader's work)."""
+    """This process's warm parent, started on first use (its torch import overlaps the grader's work),
+    and again if it has died."""
     global _shared_parent
-    if _shared_parent is None:
+    if _shared_parent is None or not _shared_parent.alive:
         from attnkit.sandbox.warm import WarmParent
 
         _shared_parent = WarmParent()
@@ -229,13 +230,12 @@ def default_launcher() -> Launcher:
     if not sys.platform.startswith("linux"):
         warn_unisolated(isolation.probe())
         return _FreshProcess
-    parent = warm_parent()
-    warn_unisolated(parent.refusal)
+    warn_unisolated(warm_parent().refusal)
 
     def launch(package_root: Path, limits: Limits) -> SandboxProcess:
         from attnkit.sandbox.warm import SpawnRequest
 
-        return parent.spawn(SpawnRequest(str(package_root), limits.memory_mb, limits.cpu_seconds))
+        return warm_parent().spawn(SpawnRequest(str(package_root), limits.memory_mb, limits.cpu_seconds))
 
     return launch
 

@@ -78,6 +78,10 @@ class WarmParent:
         self._hello: dict[str, Any] | None = None
 
     @property
+    def alive(self) -> bool:
+        return self._process.poll() is None
+
+    @property
     def refusal(self) -> str | None:
         """Why this machine does not isolate sandboxes (None: fully isolated)."""
         return self._ready().get("refusal")
@@ -131,29 +135,27 @@ def _clean_environment() -> dict[str, str]:
 
 
 def serve(control: socket.socket) -> None:
-    """Fork a keeper per request until the grader closes the socket."""
+    """Fork a keeper per request until the grader closes the socket (or is gone)."""
     refusal = isolation.probe()
     new_root = tempfile.mkdtemp(prefix="attnkit-root-")
     roots = isolation.readable_roots()
-    control.send(json.dumps({"refusal": refusal}).encode())
     try:
+        control.send(json.dumps({"refusal": refusal}).encode())
         while True:
-            try:
-                data, fds, _, _ = socket.recv_fds(control, MAX_MESSAGE, 4)
-            except ConnectionResetError:
-                return
+            data, fds, _, _ = socket.recv_fds(control, MAX_MESSAGE, 4)
             if not data:
                 return
-            request = SpawnRequest(**json.loads(data))
             pid = os.fork()
             if pid == 0:
-                _keeper(request, fds, control, new_root if refusal is None else None, roots)
+                _keeper(SpawnRequest(**json.loads(data)), fds, control, new_root if refusal is None else None, roots)
             for fd in fds:
                 os.close(fd)
             pidfd = os.pidfd_open(pid)
             socket.send_fds(control, [b"{}"], [pidfd])
             os.close(pidfd)
             _reap()
+    except (BrokenPipeError, ConnectionResetError):
+        return  # the grader is gone, and its sandboxes with us
     finally:
         shutil.rmtree(new_root, ignore_errors=True)
 

@@ -1,0 +1,191 @@
+"""The sandbox, one promise a test: what student code can and cannot do, and how it ends.
+
+Each test runs one small function of a probe package in a real sandbox (forked from this test
+session's warm parent) and reads back plain numbers or a status. The isolation tests need Linux
+namespaces as root and are skipped, with the reason, where the machine does not allow them.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from attnkit.grading.attempt import call
+from attnkit.sandbox import isolation, runner
+from attnkit.sandbox.runner import Limits, SandboxedSubmission
+from kit import COURSE
+
+REFUSAL = isolation.probe()
+isolated = pytest.mark.skipif(REFUSAL is not None, reason=f"sandbox not isolated here: {REFUSAL}")
+LIMITS = Limits(call_timeout=2.0, memory_mb=1200, output_kb=4)
+SECRET = "ATTNKIT_TEST_SECRET"
+
+PROBE = '''
+import os, socket, subprocess, sys, time
+import torch
+
+def numbers(*values):
+    return torch.tensor([float(v) for v in values])
+
+def double(x):
+    return x * 2
+
+def uid(x):
+    return numbers(os.getuid(), os.geteuid())
+
+def visible_processes(x):
+    return numbers(len([p for p in os.listdir("/proc") if p.isdigit()]))
+
+def read(x):
+    open(PATH).read()
+    return x
+
+def write(x):
+    with open(PATH, "w") as stream:
+        stream.write("overwritten")
+    return x
+
+def connect(x):
+    socket.create_connection(("127.0.0.1", PORT), timeout=1).close()
+    return x
+
+def environment(x):
+    return numbers(SECRET in os.environ, any(SECRET in str(v) for v in os.environ.values()))
+
+def loop(x):
+    while True:
+        pass
+
+def flood(x):
+    while True:
+        print("spam" * 1000)
+
+def hoard(x):
+    return bytearray(4 << 30)
+
+def detach(x):
+    subprocess.Popen(["sleep", "60"], start_new_session=True)
+    if os.fork() == 0:
+        time.sleep(60)
+        os._exit(0)
+    return numbers(os.getuid())
+'''
+
+
+@pytest.fixture
+def probe(tmp_path) -> Path:
+    """A submission root whose `exercises.probe` module holds the functions above."""
+    package = tmp_path / "submission" / "exercises"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    return package.parent
+
+
+def write_probe(root: Path, **constants) -> None:
+    """The probe module, with the constants its functions read (a path, a port) set at its top."""
+    constants = {"PATH": "", "PORT": 0, "SECRET": SECRET, **constants}
+    header = "".join(f"{name} = {value!r}\n" for name, value in constants.items())
+    (root / "exercises" / "probe.py").write_text(header + textwrap.dedent(PROBE))
+
+
+def run(root: Path, function: str, **constants) -> dict:
+    write_probe(root, **constants)
+    with SandboxedSubmission(root, LIMITS) as sandbox:
+        return sandbox.request(call("probe", function, np.ones(3)))
+
+
+def test_a_request_comes_back_as_plain_numbers(probe):
+    result = run(probe, "double")
+    assert result["status"] == "ok"
+    assert isinstance(result["value"][0], np.ndarray) and result["value"][0].tolist() == [2.0, 2.0, 2.0]
+
+
+@isolated
+def test_student_code_runs_as_an_unprivileged_uid_of_its_own(probe):
+    real, effective = run(probe, "uid")["value"][0]
+    assert real == effective >= isolation.UID_BASE
+
+
+@isolated
+def test_student_code_sees_no_process_but_its_own(probe):
+    assert run(probe, "visible_processes")["value"][0].tolist() == [1.0]
+
+
+@isolated
+@pytest.mark.parametrize("path", [COURSE.root / "course.toml", COURSE.solutions_dir / "softmax.py",
+                                  COURSE.graders_dir / "test_softmax.py"])
+def test_student_code_cannot_read_the_course(probe, path):
+    result = run(probe, "read", PATH=str(path))
+    assert result["status"] == "crash" and result["error"]["type"] == "FileNotFoundError"
+
+
+@isolated
+def test_student_code_cannot_write_outside_its_scratch_folder(probe, tmp_path):
+    target = tmp_path / "grades.csv"
+    target.write_text("honest")
+    for path in (target, probe / "exercises" / "probe.py"):
+        assert run(probe, "write", PATH=str(path))["status"] == "crash"
+    assert target.read_text() == "honest"
+    assert run(probe, "write", PATH="/tmp/notes.txt")["status"] == "ok"
+
+
+@isolated
+def test_student_code_has_no_network(probe):
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        result = run(probe, "connect", PORT=server.getsockname()[1])
+    assert result["status"] == "crash"
+
+
+def test_student_code_does_not_see_the_graders_environment(probe, monkeypatch):
+    monkeypatch.setenv(SECRET, "hunter2")
+    assert run(probe, "environment")["value"][0].tolist() == [0.0, 0.0]
+
+
+def test_an_endless_call_times_out_and_the_next_module_gets_a_fresh_process(probe):
+    write_probe(probe)
+    (probe / "exercises" / "other.py").write_text("def double(x):\n    return x * 2\n")
+    with SandboxedSubmission(probe, LIMITS) as sandbox:
+        assert sandbox.request(call("probe", "loop", np.ones(3)))["status"] == "timeout"
+        assert sandbox.request(call("probe", "double", np.ones(3)))["status"] == "timeout"
+        assert sandbox.request(call("other", "double", np.ones(3)))["status"] == "ok"
+
+
+def test_output_is_capped_and_a_flood_fails_the_call(probe):
+    write_probe(probe)
+    with SandboxedSubmission(probe, LIMITS) as sandbox:
+        result = sandbox.request(call("probe", "flood", np.ones(3)))
+        assert result["status"] == "crash" and result["error"]["type"] == "OutputLimitExceeded"
+        assert len(sandbox.captured_output.encode()) == LIMITS.output_kb * 1024
+
+
+def test_memory_is_limited(probe):
+    result = run(probe, "hoard")
+    assert result["status"] == "crash" and result["error"]["type"] == "MemoryError"
+
+
+@isolated
+def test_nothing_the_student_started_outlives_close(probe):
+    sandbox_uid = int(run(probe, "detach")["value"][0][0])
+    assert sandbox_uid not in process_uids()
+
+
+def process_uids() -> set[int]:
+    uids = set()
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            uids.add(os.stat(f"/proc/{pid}").st_uid)
+        except OSError:
+            pass
+    return uids
+
+
+def test_an_unisolated_sandbox_warns_once_saying_what_is_not_enforced(monkeypatch, capsys):
+    monkeypatch.delenv(runner.QUIET_ENV, raising=False)
+    runner.warn_unisolated("namespaces need root")
+    runner.warn_unisolated("namespaces need root")
+    warning = capsys.readouterr().err
+    assert warning.count("warning") == 1 and "solutions/" in warning and "network" in warning
