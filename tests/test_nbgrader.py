@@ -295,6 +295,11 @@ def test_module_keeps_the_cells_line_numbers():
     assert module.startswith("from .softmax import *; from .scaled_scores import *")
 
 
+def test_ipython_magic_lines_become_pass_on_the_same_line():
+    module = module_source("# attnkit exercise: softmax\n%matplotlib inline\nimport torch\n", [])
+    assert module.splitlines() == ["# attnkit exercise: softmax", "pass  # %matplotlib inline", "import torch"]
+
+
 def test_broken_notebook_is_refused_naming_the_file(tmp_path):
     (tmp_path / NOTEBOOK).write_text("{ not json")
     with pytest.raises(KitError, match=NOTEBOOK):

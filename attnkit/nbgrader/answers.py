@@ -20,6 +20,7 @@ import re
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 MARKER = "# attnkit exercise: {exercise}"
 MARKER_PATTERN = re.compile(r"^#\s*attnkit exercise:\s*(\w+)")
+MAGIC_LINE = re.compile(r"^[%!].*$", re.MULTILINE)  # top-level only: an indented `%` may continue an expression
 
 Node = ast.stmt
 
@@ -43,6 +44,7 @@ def module_source(cell_source: str, dependency_modules: list[str]) -> str:
     (or come first when the student removed it), so a crash reported at line 7
     of the module is line 7 of the cell in every other case.
     """
+    cell_source = without_magics(cell_source)
     if not dependency_modules:
         return cell_source
     imports = "; ".join(f"from .{module} import *" for module in dependency_modules)
@@ -50,6 +52,11 @@ def module_source(cell_source: str, dependency_modules: list[str]) -> str:
     if first.lstrip().startswith("#"):
         return f"{imports}  {first.strip()}\n{rest}"
     return f"{imports}\n{cell_source}"
+
+
+def without_magics(cell_source: str) -> str:
+    """IPython's top-level `%magic` and `!shell` lines become `pass`: plain Python, same line numbers."""
+    return MAGIC_LINE.sub(lambda m: f"pass  # {m.group(0).strip()}", cell_source)
 
 
 def _name(node: Node) -> str | None:
