@@ -167,31 +167,43 @@ def main() -> None:
     parser.add_argument("--naive-sample", type=int, default=6)
     args = parser.parse_args()
     course = load_course(REPO / "course.toml")
+    print(f"machine: {os.cpu_count()} cores; --jobs {args.jobs}", flush=True)
     with tempfile.TemporaryDirectory(prefix="attnkit-bench-") as scratch:
         folder = Path(scratch)
         make_class(course, folder / "class", args.students)
-        wall, memory = timed(["attnkit", "grade", str(folder / "class"), "--out", str(folder / "out"),
-                              "--jobs", str(args.jobs)], course.root, watch=True)
-        per_submission = wall / args.students
-        sample = sorted((folder / "class").iterdir())[:args.naive_sample]
-        naive_per_submission = naive(course, [s for s in sample if s.is_dir()], args.jobs)
-        check, torch = check_against_torch(course, folder)
+        per_submission = report_class(course, folder, args.students, args.jobs)
+        sample = [s for s in sorted((folder / "class").iterdir())[:args.naive_sample] if s.is_dir()]
+        report_naive(naive(course, sample, args.jobs), per_submission, len(sample), args.jobs)
+        report_check(*check_against_torch(course, folder))
+
+
+def report_class(course: Course, folder: Path, students: int, jobs: int) -> float:
+    """Grade the class with `attnkit grade`; print and return seconds a submission."""
+    command = ["attnkit", "grade", str(folder / "class"), "--out", str(folder / "out"), "--jobs", str(jobs)]
+    wall, memory = timed(command, course.root, watch=True)
+    per_submission = wall / students
     wall_300 = per_submission * 300
-    print(f"machine: {os.cpu_count()} cores; --jobs {args.jobs}")
-    print(f"graded {args.students} submissions in {wall:.1f} s: {args.students / wall:.1f} submissions/s, "
+    print(f"graded {students} submissions in {wall:.1f} s: {students / wall:.1f} submissions/s, "
           f"{per_submission * 1000:.0f} ms a submission")
     print(f"  300 submissions at this rate: {wall_300:.1f} s ({verdict(wall_300 < TARGETS['wall_300'])}: "
           f"< {TARGETS['wall_300']:g} s)")
     print(f"peak memory of the grader (all its processes): {memory.pss_mb:.0f} MB PSS "
           f"({verdict(memory.pss_mb < TARGETS['memory_mb'])}: < {TARGETS['memory_mb']:g} MB); "
-          f"{memory.rss_mb:.0f} MB summing RSS")
+          f"{memory.rss_mb:.0f} MB summing RSS", flush=True)
+    return per_submission
+
+
+def report_naive(naive_per_submission: float, per_submission: float, sample: int, jobs: int) -> None:
     speedup = naive_per_submission / per_submission
-    print(f"naive (a fresh python process a submission, {args.jobs} at a time, {args.naive_sample} graded): "
+    print(f"naive (a fresh python process a submission, {jobs} at a time, {sample} graded): "
           f"{naive_per_submission * 1000:.0f} ms a submission; attnkit is {speedup:.1f}x faster "
-          f"({verdict(speedup >= TARGETS['speedup'])}: >= {TARGETS['speedup']:g}x)")
+          f"({verdict(speedup >= TARGETS['speedup'])}: >= {TARGETS['speedup']:g}x)", flush=True)
+
+
+def report_check(check: float, torch: float) -> None:
     print(f"attnkit check on a full handout: {check:.2f} s; python -c 'import torch': {torch:.2f} s; "
           f"ratio {check / torch:.2f} ({verdict(check / torch < TARGETS['check_ratio'])}: "
-          f"< {TARGETS['check_ratio']:g})")
+          f"< {TARGETS['check_ratio']:g})", flush=True)
 
 
 if __name__ == "__main__":
