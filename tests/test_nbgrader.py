@@ -3,7 +3,7 @@
 One module fixture does what an instructor does: `attnkit nbgrader build`,
 `nbgrader generate_assignment`, four students' notebooks placed in
 `submitted/`, `nbgrader autograde`, `nbgrader generate_feedback` and
-`nbgrader export`; the kit then grades the same `submitted/` folder. The
+`nbgrader export`; `attnkit grade` then grades the same `submitted/` folder. The
 students are made from the release with the reference's answers typed in:
 
 - alice: every answer right;
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import csv
+import json
 import os
 import shutil
 import subprocess
@@ -28,11 +29,9 @@ import pytest
 from nbclient import NotebookClient
 
 from attnkit.errors import KitError
-from attnkit.grading.plugin import Submission
-from attnkit.grading.session import run_checks
 from attnkit.nbgrader.answers import BEGIN, END, answer_cell_source, module_source
 from attnkit.nbgrader.build import build_course
-from attnkit.nbgrader.extract import extract_exercises, find_assignment_dir, is_nbgrader_submission
+from attnkit.nbgrader.extract import extract_exercises, is_nbgrader_submission
 from attnkit.nbgrader.notebooks import BEGIN_HIDDEN, build_notebook, check_cell_id
 from attnkit.nbgrader.samples import grade_id, solved_notebook
 from kit import CATALOGUE, COURSE, REPO
@@ -123,14 +122,12 @@ def nbgrader_scores(course_dir) -> dict[str, dict[str, float]]:
 
 
 @pytest.fixture(scope="module")
-def kit_results(course_dir, tmp_path_factory) -> dict:
-    """The kit's grading of the same `submitted/` folder, answer cells extracted into packages."""
-    scratch = tmp_path_factory.mktemp("extracted")
-    submissions = []
-    for student in STUDENTS:
-        extract_exercises(find_assignment_dir(course_dir / "submitted" / student), scratch / student, COURSE)
-        submissions.append(Submission(student, scratch / student))
-    return {r.student: r for r in run_checks(COURSE, submissions)}
+def kit_scores(course_dir, tmp_path_factory) -> dict[str, dict[str, float]]:
+    """Per student, per exercise: `attnkit grade` on the same `submitted/` folder."""
+    out = tmp_path_factory.mktemp("attnkit-grades")
+    run("attnkit", "grade", str(course_dir / "submitted"), "--out", str(out), cwd=REPO)
+    records = {s: json.loads((out / "feedback" / f"{s}.json").read_text()) for s in STUDENTS}
+    return {s: {e: x["score"] for e, x in r["exercises"].items()} for s, r in records.items()}
 
 
 def exported(course_dir: Path) -> dict[str, dict[str, str]]:
@@ -200,9 +197,8 @@ def test_exercises_lose_points_exactly_where_the_answer_is_wrong(nbgrader_scores
 
 @pytest.mark.slow
 @pytest.mark.parametrize("student", STUDENTS)
-def test_nbgrader_and_the_kit_give_the_same_exercise_scores(nbgrader_scores, kit_results, student):
-    kit = {e: x.score for e, x in kit_results[student].exercises.items()}
-    assert nbgrader_scores[student] == kit
+def test_nbgrader_and_the_kit_give_the_same_exercise_scores(nbgrader_scores, kit_scores, student):
+    assert nbgrader_scores[student] == kit_scores[student]
 
 
 @pytest.mark.slow
