@@ -108,6 +108,9 @@ def read_folder(folder: Path) -> dict[str, bytes]:
 
 
 def _is_notebooks(folder: Path) -> bool:
+    """nbgrader's layout: notebooks and no package (looked at before paying for nbformat's import)."""
+    if (folder / PACKAGE).exists() or not any(folder.glob("*.ipynb")) and not any(folder.glob("*/*.ipynb")):
+        return False
     from attnkit.nbgrader.extract import is_nbgrader_submission
 
     return is_nbgrader_submission(folder)

@@ -1,0 +1,79 @@
+"""Grading again: unchanged submissions are skipped, and an interrupted run leaves a consistent gradebook."""
+from __future__ import annotations
+
+import csv
+import json
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from kit import CATALOGUE, REPO, reference_submission, variant_submission
+
+pytestmark = pytest.mark.slow
+
+
+def grade(submissions: Path, out: Path, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["attnkit", "grade", str(submissions), "--out", str(out), *extra],
+                          cwd=REPO, capture_output=True, text=True, timeout=600)
+
+
+def gradebook(out: Path) -> dict[str, dict]:
+    """Rows of grades.csv by student, checked against the feedback files."""
+    with open(out / "grades.csv", newline="") as stream:
+        rows = {row["student"]: row for row in csv.DictReader(stream)}
+    for student, row in rows.items():
+        record = json.loads((out / "feedback" / f"{student}.json").read_text())
+        assert float(row["total"]) == record["score"]
+        assert (out / "feedback" / f"{student}.md").is_file()
+    assert sorted(rows) == sorted(p.stem for p in (out / "feedback").glob("*.json"))
+    return rows
+
+
+def test_unchanged_submissions_are_skipped_and_force_regrades(tmp_path):
+    class_dir = tmp_path / "class"
+    reference_submission(class_dir / "ann")
+    variant_submission(class_dir / "ben", CATALOGUE["softmax-wrong-dim"].variants[0])
+    (class_dir / "cat.zip").write_text("not a zip")
+    out = tmp_path / "out"
+    first = grade(class_dir, out)
+    assert first.returncode == 0, first.stderr
+    assert "Graded 2 submission(s), 0 unchanged and skipped, 1 broken" in first.stdout
+    before = gradebook(out)
+
+    second = grade(class_dir, out)
+    assert "Graded 0 submission(s), 3 unchanged and skipped" in second.stdout
+    assert gradebook(out) == before
+
+    softmax = class_dir / "ben" / "exercises" / "softmax.py"
+    softmax.write_text((REPO / "solutions" / "softmax.py").read_text())
+    third = grade(class_dir, out)
+    assert "Graded 1 submission(s), 2 unchanged and skipped" in third.stdout
+    assert gradebook(out)["ben"]["total"] == before["ann"]["total"]
+
+    forced = grade(class_dir, out, "--force")
+    assert "Graded 2 submission(s), 0 unchanged and skipped, 1 broken" in forced.stdout
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGKILL], ids=["ctrl-c", "kill"])
+def test_an_interrupted_run_leaves_the_students_done_and_the_next_run_finishes(tmp_path, signal_number):
+    class_dir = tmp_path / "class"
+    for index in range(12):
+        reference_submission(class_dir / f"s{index:02d}")
+    out = tmp_path / "out"
+    process = subprocess.Popen(["attnkit", "grade", str(class_dir), "--out", str(out), "--jobs", "1"],
+                               cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 300
+    while not (out / "grades.csv").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    process.send_signal(signal_number)
+    process.communicate(timeout=60)
+    done = gradebook(out)
+    assert 1 <= len(done) < 12
+
+    rest = grade(class_dir, out)
+    assert rest.returncode == 0, rest.stderr
+    assert f"{len(done)} unchanged and skipped" in rest.stdout
+    assert len(gradebook(out)) == 12
