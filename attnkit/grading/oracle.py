@@ -16,7 +16,7 @@ import tempfile
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterable, Protocol
+from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
 
 from attnkit.errors import KitError
 from attnkit.grading.catalogue import Catalogue
@@ -32,7 +32,29 @@ class Evaluation:
     """The reference's answer and, per mistake id, the answers of its variants."""
 
     reference: Result
-    variants: dict[str, list[Result]] = field(default_factory=dict)
+    variants: Mapping[str, list[Result]] = field(default_factory=dict)
+
+
+class LazyAnswers(Mapping[str, list[Result]]):
+    """Variants' answers computed on first look: a right answer never needs them."""
+
+    def __init__(self, mistake_ids: Iterable[str], compute: Callable[[str], list[Result]]):
+        self._ids = list(mistake_ids)
+        self._compute = compute
+        self._answers: dict[str, list[Result]] = {}
+
+    def __getitem__(self, mistake_id: str) -> list[Result]:
+        if mistake_id not in self._ids:
+            raise KeyError(mistake_id)
+        if mistake_id not in self._answers:
+            self._answers[mistake_id] = self._compute(mistake_id)
+        return self._answers[mistake_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
 
 
 def request_key(request: dict[str, Any]) -> str:
@@ -90,12 +112,9 @@ class ReferenceOracle:
             error = reference.get("error", {})
             raise KitError(f"{self.solutions_dir}: the reference failed a grader's request: "
                            f"{error.get('type')}: {error.get('message')} ({error.get('where')})")
-        variants = {
-            mistake_id: [self._run(package, request, key) for package in self._variant_packages(mistake_id)]
-            for mistake_id in mistake_ids
-            if mistake_id in self.catalogue and self.catalogue[mistake_id].match_output
-        }
-        return Evaluation(reference, variants)
+        candidates = [m for m in mistake_ids if m in self.catalogue and self.catalogue[m].match_output]
+        return Evaluation(reference, LazyAnswers(candidates, lambda mistake_id: [
+            self._run(package, request, key) for package in self._variant_packages(mistake_id)]))
 
 
 class RecordingOracle:
@@ -107,7 +126,7 @@ class RecordingOracle:
 
     def evaluate(self, request: dict[str, Any], mistake_ids: Iterable[str]) -> Evaluation:
         evaluation = self.inner.evaluate(request, list(mistake_ids))
-        self.table[request_key(request)] = {"reference": evaluation.reference, "variants": evaluation.variants}
+        self.table[request_key(request)] = {"reference": evaluation.reference, "variants": dict(evaluation.variants)}
         return evaluation
 
     def save(self, path: Path) -> None:
