@@ -9,6 +9,7 @@ a callback as soon as that student is done.
 from __future__ import annotations
 
 import hashlib
+import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -62,6 +63,7 @@ class GradingPlugin:
         self.students = {s.student: _StudentState(s) for s in submissions}
         self.internal_errors: list[str] = []
         self.fatal: KitError | None = None
+        self.run_salt = secrets.token_hex(8)
 
     # --- collection -------------------------------------------------------
 
@@ -129,9 +131,13 @@ class GradingPlugin:
 
     @pytest.fixture
     def rng(self, request: pytest.FixtureRequest, attnkit_student: str) -> np.random.Generator:
-        """Public checks draw the same inputs for everyone; hidden ones, fresh inputs a student."""
+        """Public checks draw the same inputs for everyone; hidden ones, fresh inputs a student and a run.
+
+        Fresh every run, so what a submission prints of its inputs (kept in the
+        feedback) is no use to a resubmission that hard-codes the answers.
+        """
         student, exercise, check = self._places[request.node.nodeid]
-        salt = "" if check.public else student
+        salt = "" if check.public else f"{student}/{self.run_salt}"
         digest = hashlib.sha256(f"{exercise.id}/{check.test}/{salt}".encode()).digest()
         return np.random.default_rng(int.from_bytes(digest[:8], "big"))
 
