@@ -149,7 +149,10 @@ def build_root(new_root: str, package_root: str, roots: list[str], uid: int) -> 
     for link in SYSTEM_DIRS:
         if os.path.islink(link):
             os.symlink(os.readlink(link), new_root + link)
-    copy_package(Path(package_root) / PACKAGE, Path(new_root + SUBMISSION) / PACKAGE)
+    if (Path(package_root) / PACKAGE).is_dir():  # else the import fails, and says so, in the sandbox
+        copy_package(Path(package_root) / PACKAGE, Path(new_root + SUBMISSION) / PACKAGE)
+    else:
+        os.makedirs(new_root + SUBMISSION)
     os.makedirs(new_root + SCRATCH)
     mount("tmpfs", new_root + SCRATCH, "tmpfs", MS_NOSUID | MS_NODEV,
           f"size={SCRATCH_MB}m,mode=700,uid={uid},gid={uid}")

@@ -37,7 +37,7 @@ class Limits:
     @property
     def cpu_seconds(self) -> int:
         """CPU time for the whole submission: a backstop behind the wall-clock timeout of each call."""
-        return int(self.call_timeout * 6) + 1
+        return int(self.call_timeout * 30) + 1
 
 
 class SandboxProcess(Protocol):

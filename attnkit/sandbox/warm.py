@@ -23,7 +23,7 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
+import traceback
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -228,6 +228,8 @@ def _sandbox(request: SpawnRequest, requests_r: int, responses_w: int, output_w:
         from attnkit.sandbox import worker
 
         worker.serve_forked(Path(package_root), os.fdopen(0, "rb"), os.fdopen(3, "wb"))
+    except BaseException:  # a failure to set up shows in the captured output, not as a silent exit
+        traceback.print_exc()
     finally:
         os._exit(0)
 
