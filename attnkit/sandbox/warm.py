@@ -14,6 +14,7 @@ submission started.
 """
 from __future__ import annotations
 
+import gc
 import json
 import os
 import select
@@ -249,6 +250,7 @@ def main() -> None:
 
     from attnkit.sandbox import protocol, worker  # noqa: F401
 
+    gc.freeze()  # what is imported now is never collected, so forked sandboxes share its pages longer
     serve(socket.socket(fileno=int(sys.argv[1])))
 
 
