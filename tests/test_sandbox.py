@@ -7,6 +7,7 @@ namespaces as root and are skipped, with the reason, where the machine does not 
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import textwrap
 from pathlib import Path
@@ -171,6 +172,12 @@ def test_memory_is_limited(probe):
 def test_nothing_the_student_started_outlives_close(probe):
     sandbox_uid = int(run(probe, "detach")["value"][0][0])
     assert sandbox_uid not in process_uids()
+
+
+def test_a_dead_warm_parent_is_replaced_without_blaming_the_student(probe):
+    assert run(probe, "double")["status"] == "ok"
+    os.kill(runner.warm_parent().pid, signal.SIGKILL)
+    assert run(probe, "double")["status"] == "ok"
 
 
 def process_uids() -> set[int]:

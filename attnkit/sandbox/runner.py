@@ -214,15 +214,22 @@ _shared_parent = None
 
 
 def warm_parent():
-    """This process's warm parent, started on first use (its torch import overlaps the grader's work),
-    and again if it has died."""
+    """This process's warm parent, started on first use (its torch import overlaps the grader's work)."""
     global _shared_parent
-    if _shared_parent is None or not _shared_parent.alive:
+    if _shared_parent is None:
         from attnkit.sandbox.warm import WarmParent
 
         _shared_parent = WarmParent()
         atexit.register(_shared_parent.close)
     return _shared_parent
+
+
+def _forget_warm_parent() -> None:
+    """Stop using this warm parent; the next `warm_parent()` starts another."""
+    global _shared_parent
+    if _shared_parent is not None:
+        _shared_parent.close()
+        _shared_parent = None
 
 
 def default_launcher() -> Launcher:
@@ -235,7 +242,12 @@ def default_launcher() -> Launcher:
     def launch(package_root: Path, limits: Limits) -> SandboxProcess:
         from attnkit.sandbox.warm import SpawnRequest
 
-        return warm_parent().spawn(SpawnRequest(str(package_root), limits.memory_mb, limits.cpu_seconds))
+        request = SpawnRequest(str(package_root), limits.memory_mb, limits.cpu_seconds)
+        try:
+            return warm_parent().spawn(request)
+        except OSError:  # the parent is gone (killed, out of memory): not the student's doing, so start another
+            _forget_warm_parent()
+            return warm_parent().spawn(request)
 
     return launch
 

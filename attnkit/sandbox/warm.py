@@ -79,8 +79,8 @@ class WarmParent:
         self._hello: dict[str, Any] | None = None
 
     @property
-    def alive(self) -> bool:
-        return self._process.poll() is None
+    def pid(self) -> int:
+        return self._process.pid
 
     @property
     def refusal(self) -> str | None:
@@ -105,14 +105,19 @@ class WarmParent:
         output_r, output_w = os.pipe()
         lifeline_r, lifeline_w = os.pipe()
         theirs = [requests_r, responses_w, output_w, lifeline_r]
+        ours = [requests_w, responses_r, output_r, lifeline_w]
         try:
             socket.send_fds(self._socket, [json.dumps(asdict(request)).encode()], theirs)
             _, fds, _, _ = socket.recv_fds(self._socket, MAX_MESSAGE, 1)
+            if not fds:
+                raise BrokenPipeError("the warm sandbox parent did not fork a sandbox")
+        except OSError:
+            for fd in ours:
+                os.close(fd)
+            raise
         finally:
             for fd in theirs:
                 os.close(fd)
-        if not fds:
-            raise RuntimeError("the warm sandbox parent did not fork a sandbox")
         return SandboxProcess(requests_w, responses_r, output_r, lifeline_w, fds[0])
 
     def close(self) -> None:
