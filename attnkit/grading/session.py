@@ -61,7 +61,7 @@ def run_checks(course: Course, submissions: list[Submission], *, exercise_ids: I
 
     plugin = GradingPlugin(
         course, catalogue, oracle or make_oracle(course, catalogue), submissions, checks,
-        open_sandbox or opener(limits), collect,
+        open_sandbox or opener(limits, warn=not public_only), collect,
     )
     files = [str(course.graders_dir / f"test_{exercise_id}.py") for exercise_id in checks]
     for path in files:

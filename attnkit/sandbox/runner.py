@@ -232,12 +232,18 @@ def _forget_warm_parent() -> None:
         _shared_parent = None
 
 
-def default_launcher() -> Launcher:
-    """Forks from the warm parent on Linux; a fresh process a submission elsewhere."""
+def default_launcher(*, warn: bool = True) -> Launcher:
+    """Forks from the warm parent on Linux; a fresh process a submission elsewhere.
+
+    `warn`: say once what is not enforced when sandboxes are not isolated (not
+    worth saying to a student checking their own code on their own machine).
+    """
     if not sys.platform.startswith("linux"):
-        warn_unisolated(isolation.probe())
+        if warn:
+            warn_unisolated(isolation.probe())
         return _FreshProcess
-    warn_unisolated(warm_parent().refusal)
+    if warn:
+        warn_unisolated(warm_parent().refusal)
 
     def launch(package_root: Path, limits: Limits) -> SandboxProcess:
         from attnkit.sandbox.warm import SpawnRequest
@@ -261,9 +267,17 @@ def warn_unisolated(refusal: str | None) -> None:
           "only CPU time, memory, file size and output are limited.", file=sys.stderr)
 
 
-def opener(limits: Limits) -> Callable[[Path], SandboxedSubmission]:
-    """How a grading session opens sandboxes; on Linux the warm parent starts now, importing torch
-    while the grader collects its checks."""
+def opener(limits: Limits, *, warn: bool = True) -> Callable[[Path], SandboxedSubmission]:
+    """How a grading session opens sandboxes. On Linux the warm parent starts now and imports torch
+    while the grader collects its checks; the launcher is only chosen (waiting for it) at the first
+    sandbox."""
     if sys.platform.startswith("linux"):
         warm_parent()
-    return lambda package_root: SandboxedSubmission(package_root, limits)
+    launchers: list[Launcher] = []
+
+    def open_sandbox(package_root: Path) -> SandboxedSubmission:
+        if not launchers:
+            launchers.append(default_launcher(warn=warn))
+        return SandboxedSubmission(package_root, limits, launchers[0])
+
+    return open_sandbox
