@@ -173,7 +173,8 @@ def main() -> None:
         make_class(course, folder / "class", args.students)
         per_submission = report_class(course, folder, args.students, args.jobs)
         sample = [s for s in sorted((folder / "class").iterdir())[:args.naive_sample] if s.is_dir()]
-        report_naive(naive(course, sample, args.jobs), per_submission, len(sample), args.jobs)
+        if sample:
+            report_naive(naive(course, sample, args.jobs), per_submission, len(sample), args.jobs)
         report_check(*check_against_torch(course, folder))
 
 

@@ -4,13 +4,17 @@ Each worker is a fresh `python -m attnkit.grading.parallel` process with its
 own warm sandbox parent and one torch thread. It is sent the class in a few
 batches (a pytest session costs about half a second to start and end, so a
 session a student would double the time; a few batches a worker still keep
-one slow batch from holding up the end). Batches go out and results come back
+one slow batch from holding up the end). Everything imported before grading
+is frozen out of the garbage collector's reach: torch's object graph is large,
+and scanning it made every collection (pytest forces several a session) cost
+more than grading a student. Batches go out and results come back
 as JSON lines, one a student as soon as that student is done, so nothing a
 student made is ever unpickled here: the calling process only reads plain
 records and hands each to `on_result`.
 """
 from __future__ import annotations
 
+import gc
 import json
 import os
 import selectors
@@ -38,6 +42,7 @@ def grade_all(course: Course, submissions: list[Submission], *, jobs: int,
     if jobs == 1:
         from attnkit.grading.session import run_checks
 
+        gc.freeze()
         run_checks(course, submissions, on_result=on_result)
         return
     _Pool(course, jobs).run(submissions, on_result)
@@ -147,6 +152,7 @@ def serve(course: Course, requests: IO[str], results: IO[str]) -> None:
 
     torch.set_num_threads(1)  # the workers share the cores
     oracle = make_oracle(course, load_catalogue(course.mistakes_dir))
+    gc.freeze()  # torch's and pytest's objects live as long as we do: collections need not scan them
 
     def send(message: dict[str, Any]) -> None:
         results.write(json.dumps(message) + "\n")
