@@ -1,8 +1,9 @@
 """The sandbox, one promise a test: what student code can and cannot do, and how it ends.
 
-Each test runs one small function of a probe package in a real sandbox (forked from this test
-session's warm parent) and reads back plain numbers or a status. The isolation tests need Linux
-namespaces as root and are skipped, with the reason, where the machine does not allow them.
+Each test runs one small function of a probe package in a real sandbox and reads back plain numbers
+or a status. The isolation tests need Linux namespaces as root and are skipped, with the reason, where
+the machine does not allow them; the limits tests also run on both fallbacks (a fork from a warm
+parent without isolation, and a fresh process a submission, as on macOS).
 """
 from __future__ import annotations
 
@@ -18,11 +19,12 @@ import pytest
 from attnkit.grading.attempt import call
 from attnkit.sandbox import isolation, runner
 from attnkit.sandbox.runner import Limits, SandboxedSubmission
+from attnkit.sandbox.warm import SpawnRequest, WarmParent
 from kit import COURSE
 
 REFUSAL = isolation.probe()
 isolated = pytest.mark.skipif(REFUSAL is not None, reason=f"sandbox not isolated here: {REFUSAL}")
-LIMITS = Limits(call_timeout=2.0, memory_mb=1200, output_kb=4)
+LIMITS = Limits(call_timeout=4.0, memory_mb=1200, output_kb=4)  # 4 s: a fresh process imports torch first
 SECRET = "ATTNKIT_TEST_SECRET"
 
 PROBE = '''
@@ -77,6 +79,22 @@ def detach(x):
 '''
 
 
+@pytest.fixture(scope="module")
+def unisolated_parent():
+    parent = WarmParent(isolate=False)
+    yield parent
+    parent.close()
+
+
+@pytest.fixture(params=["default", "unisolated-fork", "fresh-process"])
+def launcher(request, unisolated_parent):
+    """How the sandbox process is started: as on this machine, or as in either fallback."""
+    if request.param == "unisolated-fork":
+        return lambda root, limits: unisolated_parent.spawn(
+            SpawnRequest(str(root), limits.memory_mb, limits.cpu_seconds))
+    return runner._FreshProcess if request.param == "fresh-process" else None
+
+
 @pytest.fixture
 def probe(tmp_path) -> Path:
     """A submission root whose `exercises.probe` module holds the functions above."""
@@ -93,14 +111,14 @@ def write_probe(root: Path, **constants) -> None:
     (root / "exercises" / "probe.py").write_text(header + textwrap.dedent(PROBE))
 
 
-def run(root: Path, function: str, **constants) -> dict:
+def run(root: Path, function: str, launcher=None, **constants) -> dict:
     write_probe(root, **constants)
-    with SandboxedSubmission(root, LIMITS) as sandbox:
+    with SandboxedSubmission(root, LIMITS, launcher) as sandbox:
         return sandbox.request(call("probe", function, np.ones(3)))
 
 
-def test_a_request_comes_back_as_plain_numbers(probe):
-    result = run(probe, "double")
+def test_a_request_comes_back_as_plain_numbers(probe, launcher):
+    result = run(probe, "double", launcher)
     assert result["status"] == "ok"
     assert isinstance(result["value"][0], np.ndarray) and result["value"][0].tolist() == [2.0, 2.0, 2.0]
 
@@ -141,30 +159,30 @@ def test_student_code_has_no_network(probe):
     assert result["status"] == "crash"
 
 
-def test_student_code_does_not_see_the_graders_environment(probe, monkeypatch):
+def test_student_code_does_not_see_the_graders_environment(probe, launcher, monkeypatch):
     monkeypatch.setenv(SECRET, "hunter2")
-    assert run(probe, "environment")["value"][0].tolist() == [0.0, 0.0]
+    assert run(probe, "environment", launcher)["value"][0].tolist() == [0.0, 0.0]
 
 
-def test_an_endless_call_times_out_and_the_next_module_gets_a_fresh_process(probe):
+def test_an_endless_call_times_out_and_the_next_module_gets_a_fresh_process(probe, launcher):
     write_probe(probe)
     (probe / "exercises" / "other.py").write_text("def double(x):\n    return x * 2\n")
-    with SandboxedSubmission(probe, LIMITS) as sandbox:
+    with SandboxedSubmission(probe, LIMITS, launcher) as sandbox:
         assert sandbox.request(call("probe", "loop", np.ones(3)))["status"] == "timeout"
         assert sandbox.request(call("probe", "double", np.ones(3)))["status"] == "timeout"
         assert sandbox.request(call("other", "double", np.ones(3)))["status"] == "ok"
 
 
-def test_output_is_capped_and_a_flood_fails_the_call(probe):
+def test_output_is_capped_and_a_flood_fails_the_call(probe, launcher):
     write_probe(probe)
-    with SandboxedSubmission(probe, LIMITS) as sandbox:
+    with SandboxedSubmission(probe, LIMITS, launcher) as sandbox:
         result = sandbox.request(call("probe", "flood", np.ones(3)))
         assert result["status"] == "crash" and result["error"]["type"] == "OutputLimitExceeded"
         assert len(sandbox.captured_output.encode()) == LIMITS.output_kb * 1024
 
 
-def test_memory_is_limited(probe):
-    result = run(probe, "hoard")
+def test_memory_is_limited(probe, launcher):
+    result = run(probe, "hoard", launcher)
     assert result["status"] == "crash" and result["error"]["type"] == "MemoryError"
 
 
@@ -188,6 +206,10 @@ def process_uids() -> set[int]:
         except OSError:
             pass
     return uids
+
+
+def test_a_parent_told_not_to_isolate_says_so(unisolated_parent):
+    assert unisolated_parent.refusal == "isolation turned off"
 
 
 def test_an_unisolated_sandbox_warns_once_saying_what_is_not_enforced(monkeypatch, capsys):

@@ -34,6 +34,7 @@ from attnkit.sandbox import isolation
 READY_TIMEOUT = 120.0
 KEEPER_GRACE = 5.0
 MAX_MESSAGE = 1 << 16
+NO_ISOLATION = "--no-isolation"
 
 
 @dataclass(frozen=True)
@@ -68,10 +69,12 @@ class SandboxProcess:
 class WarmParent:
     """The grader's side of a warm parent process; `spawn` gives a new sandbox."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, isolate: bool = True) -> None:
+        """`isolate=False` gives the fallback (rlimits only) even where namespaces work: for tests."""
         self._socket, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        command = [sys.executable, "-I", "-m", "attnkit.sandbox.warm", str(theirs.fileno())]
         self._process = subprocess.Popen(
-            [sys.executable, "-I", "-m", "attnkit.sandbox.warm", str(theirs.fileno())],
+            command + ([] if isolate else [NO_ISOLATION]),
             pass_fds=(theirs.fileno(),), env=_clean_environment(), cwd="/",
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True,
         )
@@ -140,9 +143,9 @@ def _clean_environment() -> dict[str, str]:
 # --- the parent process ----------------------------------------------------------------------------
 
 
-def serve(control: socket.socket) -> None:
+def serve(control: socket.socket, isolate: bool) -> None:
     """Fork a keeper per request until the grader closes the socket (or is gone)."""
-    refusal = isolation.probe()
+    refusal = isolation.probe() if isolate else "isolation turned off"
     new_root = tempfile.mkdtemp(prefix="attnkit-root-")
     roots = isolation.readable_roots()
     try:
@@ -248,7 +251,7 @@ def _forget_the_course(roots: list[str]) -> None:
 
 
 def main() -> None:
-    """The warm parent's entry point: argv[1] is the control socket's fd."""
+    """The warm parent's entry point: argv[1] is the control socket's fd, then maybe --no-isolation."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the grader's to handle; we end when it closes us
     import numpy  # noqa: F401
     import torch  # noqa: F401
@@ -256,7 +259,7 @@ def main() -> None:
     from attnkit.sandbox import protocol, worker  # noqa: F401
 
     gc.freeze()  # what is imported now is never collected, so forked sandboxes share its pages longer
-    serve(socket.socket(fileno=int(sys.argv[1])))
+    serve(socket.socket(fileno=int(sys.argv[1])), isolate=NO_ISOLATION not in sys.argv[2:])
 
 
 if __name__ == "__main__":
