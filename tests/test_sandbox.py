@@ -67,6 +67,9 @@ def flood(x):
     while True:
         print("spam" * 1000)
 
+def ask(x):
+    return numbers(float(input()))
+
 def hoard(x):
     return bytearray(4 << 30)
 
@@ -179,6 +182,11 @@ def test_output_is_capped_and_a_flood_fails_the_call(probe, launcher):
         result = sandbox.request(call("probe", "flood", np.ones(3)))
         assert result["status"] == "crash" and result["error"]["type"] == "OutputLimitExceeded"
         assert len(sandbox.captured_output.encode()) == LIMITS.output_kb * 1024
+
+
+def test_input_fails_at_once_instead_of_reading_the_graders_requests(probe):
+    result = run(probe, "ask")
+    assert result["status"] == "crash" and result["error"]["type"] == "EOFError"
 
 
 def test_memory_is_limited(probe, launcher):

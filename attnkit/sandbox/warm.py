@@ -14,6 +14,7 @@ submission started.
 """
 from __future__ import annotations
 
+import fcntl
 import gc
 import json
 import os
@@ -35,6 +36,8 @@ READY_TIMEOUT = 120.0
 KEEPER_GRACE = 5.0
 MAX_MESSAGE = 1 << 16
 NO_ISOLATION = "--no-isolation"
+REQUESTS_FD, RESPONSES_FD = 3, 4  # in the sandbox; 0 is /dev/null, 1 and 2 the output pipe
+FIRST_FREE_FD = 10
 
 
 @dataclass(frozen=True)
@@ -220,11 +223,8 @@ def _sandbox(request: SpawnRequest, requests_r: int, responses_w: int, output_w:
     try:
         isolation.die_with_parent()
         os.setsid()
-        os.dup2(requests_r, 0)
-        os.dup2(output_w, 1)
-        os.dup2(output_w, 2)
-        os.dup2(responses_w, 3)
-        os.closerange(4, 1 << 16)  # the control socket above all: a sandbox must not order sandboxes
+        _arrange_fds({0: os.open(os.devnull, os.O_RDONLY), 1: output_w, 2: output_w, REQUESTS_FD: requests_r,
+                      RESPONSES_FD: responses_w})
         package_root = request.package_root
         if new_root is not None:
             isolation.build_root(new_root, package_root, roots, sandbox_uid)
@@ -236,11 +236,23 @@ def _sandbox(request: SpawnRequest, requests_r: int, responses_w: int, output_w:
         _forget_the_course(roots)
         from attnkit.sandbox import worker
 
-        worker.serve_forked(Path(package_root), os.fdopen(0, "rb"), os.fdopen(3, "wb"))
+        worker.serve_forked(Path(package_root), os.fdopen(REQUESTS_FD, "rb"), os.fdopen(RESPONSES_FD, "wb"))
     except BaseException:  # a failure to set up shows in the captured output, not as a silent exit
         traceback.print_exc()
     finally:
         os._exit(0)
+
+
+def _arrange_fds(wanted: dict[int, int]) -> None:
+    """Give the sandbox exactly these fds (target: source) and close every other.
+
+    stdin is /dev/null, so a stray input() fails at once instead of eating requests;
+    the control socket above all must go: a sandbox must not order sandboxes.
+    """
+    high = {target: fcntl.fcntl(source, fcntl.F_DUPFD, FIRST_FREE_FD) for target, source in wanted.items()}
+    for target, source in high.items():
+        os.dup2(source, target)
+    os.closerange(max(wanted) + 1, 1 << 16)
 
 
 def _forget_the_course(roots: list[str]) -> None:
