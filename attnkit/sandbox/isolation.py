@@ -54,9 +54,6 @@ MAX_PROCESSES = 64
 MAX_OPEN_FILES = 256
 MAX_FILE_MB = 16
 
-ENFORCED = ("no access to the course (solutions/, graders/) or any file outside the system and Python folders; "
-            "writes only to a private /tmp; no network; no view of or signal to other processes; "
-            "an unprivileged uid of its own; everything it starts dies with it")
 UNENFORCED = ("student code can read every file this user can (solutions/ and graders/ included), "
               "write where this user can, use the network and signal this user's processes, "
               "and a detached process it starts may outlive grading")
@@ -82,9 +79,12 @@ def unshare(flags: int) -> None:
     _check(_libc.unshare(ctypes.c_int(flags)), "unshare")
 
 
+def _bytes(text: str | None) -> bytes | None:
+    return None if text is None else text.encode()
+
+
 def mount(source: str | None, target: str, fstype: str | None, flags: int = 0, data: str | None = None) -> None:
-    encode = lambda text: text.encode() if text is not None else None  # noqa: E731
-    _check(_libc.mount(encode(source), encode(target), encode(fstype), ctypes.c_ulong(flags), encode(data)),
+    _check(_libc.mount(_bytes(source), _bytes(target), _bytes(fstype), ctypes.c_ulong(flags), _bytes(data)),
            f"mount {target}")
 
 
@@ -106,8 +106,7 @@ def probe() -> str | None:
     pid = os.fork()
     if pid == 0:
         try:
-            unshare(NAMESPACES)
-            mount(None, "/", None, MS_REC | MS_PRIVATE)
+            enter_namespaces()
             os._exit(0)
         except BaseException:
             os._exit(1)
