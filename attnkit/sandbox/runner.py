@@ -93,9 +93,13 @@ class SandboxedSubmission:
             self._kill()
             return _status("crash", f"printed more than {self.limits.output_kb} KiB; the rest was cut off",
                            "OutputLimitExceeded")
-        except (EOFError, OSError, protocol.ProtocolError) as error:
+        except (EOFError, OSError):
             self._kill()
-            return _status("exited", f"the process ended before answering ({error})")
+            return _status("exited", "the process running your code ended before answering "
+                                     "(os._exit, a fatal signal such as a segfault, or a resource limit)")
+        except protocol.ProtocolError as error:
+            self._kill()
+            return _status("exited", f"the process running your code answered something unreadable ({error})")
 
     def close(self) -> None:
         """Stop the process and everything it started."""

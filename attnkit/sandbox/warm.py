@@ -184,7 +184,6 @@ def _reap() -> None:
 def _keeper(request: SpawnRequest, fds: list[int], control: socket.socket, new_root: str | None,
             roots: list[str]) -> None:
     """In the keeper: start the sandbox, then end it when it ends or when the lifeline closes."""
-    code = 1
     try:
         isolation.die_with_parent()
         control.close()
@@ -198,12 +197,12 @@ def _keeper(request: SpawnRequest, fds: list[int], control: socket.socket, new_r
             _sandbox(request, requests_r, responses_w, output_w, new_root, roots, sandbox_uid)
         for fd in (requests_r, responses_w, output_w):
             os.close(fd)
-        code = _watch(pid, lifeline_r)
+        _watch(pid, lifeline_r)
     finally:
-        os._exit(code)
+        os._exit(0)
 
 
-def _watch(pid: int, lifeline_r: int) -> int:
+def _watch(pid: int, lifeline_r: int) -> None:
     """Wait for the sandbox to end by itself or the lifeline to close; either way reap it."""
     sandbox = os.pidfd_open(pid)
     ready, _, _ = select.select([sandbox, lifeline_r], [], [])
@@ -213,8 +212,7 @@ def _watch(pid: int, lifeline_r: int) -> int:
         os.killpg(pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status) & 0xFF
+    os.waitpid(pid, 0)  # pid 1 of its namespace: once reaped, every process it started is gone too
 
 
 def _sandbox(request: SpawnRequest, requests_r: int, responses_w: int, output_w: int, new_root: str | None,
