@@ -57,29 +57,28 @@ class _Pool:
 
     def run(self, submissions: list[Submission], on_result: Callable[[SubmissionResult], None]) -> None:
         queue = batches(submissions, self.jobs * BATCHES_PER_WORKER)
-        workers = [_start_worker(self.course) for _ in range(self.jobs)]
+        workers = [_Worker(self.course) for _ in range(self.jobs)]
         selector = selectors.DefaultSelector()
         try:
             for worker in workers:
-                _send(worker, queue.pop() if queue else None)
-                selector.register(worker.stdout, selectors.EVENT_READ, worker)
+                worker.send(queue.pop() if queue else None)
+                selector.register(worker.results, selectors.EVENT_READ, worker)
             busy = len(workers)
             while busy:
                 for key, _ in selector.select():
-                    worker = key.data
-                    message = _receive(worker)
-                    if "result" in message:
-                        on_result(result_from_dict(message["result"]))
-                        continue
-                    batch = queue.pop() if queue else None
-                    _send(worker, batch)
-                    if batch is None:
-                        selector.unregister(worker.stdout)
-                        busy -= 1
+                    for message in key.data.receive():
+                        if "result" in message:
+                            on_result(result_from_dict(message["result"]))
+                            continue
+                        batch = queue.pop() if queue else None
+                        key.data.send(batch)
+                        if batch is None:
+                            selector.unregister(key.data.results)
+                            busy -= 1
         finally:
             selector.close()
             for worker in workers:
-                _stop(worker)
+                worker.stop()
 
 
 def batches(submissions: list[Submission], count: int) -> list[list[Submission]]:
@@ -88,45 +87,54 @@ def batches(submissions: list[Submission], count: int) -> list[list[Submission]]
     return [submissions[start::count] for start in reversed(range(count))]
 
 
-def _start_worker(course: Course) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "attnkit.grading.parallel", str(course.root / COURSE_FILE)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1,
-    )
+class _Worker:
+    """One worker process: batches go to its stdin, JSON lines come back on its stdout.
 
+    Its output is read with os.read and split here, never through a buffered
+    readline: a buffer holding a second line that select() cannot see would
+    leave the run waiting for ever.
+    """
 
-def _send(worker: subprocess.Popen, batch: list[Submission] | None) -> None:
-    """A batch to grade, or None: no more work."""
-    if batch is None:
-        worker.stdin.close()
-        return
-    records = [{"student": s.student, "root": str(s.root), "fingerprint": s.fingerprint} for s in batch]
-    worker.stdin.write(json.dumps(records) + "\n")
-    worker.stdin.flush()
+    def __init__(self, course: Course):
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "attnkit.grading.parallel", str(course.root / COURSE_FILE)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        )
+        self.results = self.process.stdout.fileno()
+        self._pending = b""
 
+    def send(self, batch: list[Submission] | None) -> None:
+        """A batch to grade, or None: no more work."""
+        if batch is None:
+            self.process.stdin.close()
+            return
+        records = [{"student": s.student, "root": str(s.root), "fingerprint": s.fingerprint} for s in batch]
+        self.process.stdin.write(json.dumps(records).encode() + b"\n")
+        self.process.stdin.flush()
 
-def _receive(worker: subprocess.Popen) -> dict[str, Any]:
-    """A student's result, or the end of a batch; a worker's failure stops the whole run."""
-    line = worker.stdout.readline()
-    if not line:
-        raise KitError(f"a grading worker stopped unexpectedly (exit status {worker.wait()})")
-    message = json.loads(line)
-    if "error" in message:
-        raise KitError(message["error"])
-    return message
+    def receive(self) -> list[dict[str, Any]]:
+        """The complete messages that have arrived: a student's result or the end of a batch."""
+        chunk = os.read(self.results, 1 << 16)
+        if not chunk:
+            raise KitError(f"a grading worker stopped unexpectedly (exit status {self.process.wait()})")
+        *lines, self._pending = (self._pending + chunk).split(b"\n")
+        messages = [json.loads(line) for line in lines]
+        for message in messages:
+            if "error" in message:
+                raise KitError(message["error"])
+        return messages
 
-
-def _stop(worker: subprocess.Popen) -> None:
-    if worker.stdin and not worker.stdin.closed:
+    def stop(self) -> None:
+        if not self.process.stdin.closed:
+            try:
+                self.process.stdin.close()
+            except OSError:
+                pass
         try:
-            worker.stdin.close()
-        except OSError:
-            pass
-    try:
-        worker.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        worker.kill()
-        worker.wait()
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
 
 
 def result_from_dict(record: dict[str, Any]) -> SubmissionResult:
