@@ -205,7 +205,10 @@ def limit_resources(limits: ResourceLimits, *, isolated: bool) -> None:
     for kind, value in caps.items():
         soft, hard = resource.getrlimit(kind)
         value = value if hard == resource.RLIM_INFINITY else min(value, hard)
-        resource.setrlimit(kind, (value, value))
+        try:
+            resource.setrlimit(kind, (value, value))
+        except (ValueError, OSError):  # a limit this platform refuses (macOS and RLIMIT_AS): go without it
+            pass
 
 
 def drop_privileges(uid: int) -> None:
