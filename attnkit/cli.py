@@ -123,12 +123,19 @@ def grade(submissions: Path, out: Path, jobs: int, force: bool) -> None:
                 click.echo(f"attnkit: {item.student}: not graded: {item.problem}", err=True)
             else:
                 todo.append(Submission(item.student, item.root, item.fingerprint))
+        graded = []
         with progress(len(todo)) as bar:
             def on_result(result: SubmissionResult) -> None:
                 gradebook.record(result)
+                graded.append(result.student)
                 bar.update(1)
 
-            grade_all(course, todo, jobs=jobs, on_result=on_result)
+            try:
+                grade_all(course, todo, jobs=jobs, on_result=on_result)
+            except KeyboardInterrupt:
+                click.echo(f"\nattnkit: interrupted after {len(graded)} of {len(todo)} submission(s); "
+                           f"{out / GRADES} holds them: run the same command again to grade the rest", err=True)
+                sys.exit(130)
     click.echo(f"Graded {len(todo)} submission(s), {skipped} unchanged and skipped, "
                f"{sum(bool(p.problem) for p in prepared)} broken: {out / GRADES}")
 

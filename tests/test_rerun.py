@@ -13,6 +13,7 @@ import pytest
 from kit import CATALOGUE, REPO, reference_submission, variant_submission
 
 pytestmark = pytest.mark.slow
+STUDENTS = 30  # enough that a run cannot finish between the first row and the signal
 
 
 def grade(submissions: Path, out: Path, *extra: str) -> subprocess.CompletedProcess:
@@ -60,7 +61,7 @@ def test_unchanged_submissions_are_skipped_and_force_regrades(tmp_path):
 @pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGKILL], ids=["ctrl-c", "kill"])
 def test_an_interrupted_run_leaves_the_students_done_and_the_next_run_finishes(tmp_path, signal_number):
     class_dir = tmp_path / "class"
-    for index in range(12):
+    for index in range(STUDENTS):
         reference_submission(class_dir / f"s{index:02d}")
     out = tmp_path / "out"
     process = subprocess.Popen(["attnkit", "grade", str(class_dir), "--out", str(out), "--jobs", "1"],
@@ -69,11 +70,13 @@ def test_an_interrupted_run_leaves_the_students_done_and_the_next_run_finishes(t
     while not (out / "grades.csv").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     process.send_signal(signal_number)
-    process.communicate(timeout=60)
+    _, stderr = process.communicate(timeout=60)
     done = gradebook(out)
-    assert 1 <= len(done) < 12
+    assert 1 <= len(done) < STUDENTS
+    if signal_number == signal.SIGINT:
+        assert process.returncode == 130 and b"run the same command again" in stderr
 
     rest = grade(class_dir, out)
     assert rest.returncode == 0, rest.stderr
     assert f"{len(done)} unchanged and skipped" in rest.stdout
-    assert len(gradebook(out)) == 12
+    assert len(gradebook(out)) == STUDENTS

@@ -75,6 +75,8 @@ def run_checks(course: Course, submissions: list[Submission], *, exercise_ids: I
         raise plugin.fatal
     if plugin.internal_errors:
         raise KitError("grader error: " + plugin.internal_errors[0])
-    if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR, pytest.ExitCode.INTERRUPTED):
+    if code == pytest.ExitCode.INTERRUPTED:
+        raise KeyboardInterrupt
+    if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR):
         raise KitError(f"{course.graders_dir}: pytest could not run the graders (exit {int(code)})")
     return results
