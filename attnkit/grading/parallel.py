@@ -98,7 +98,7 @@ class _Worker:
     def __init__(self, course: Course):
         self.process = subprocess.Popen(
             [sys.executable, "-m", "attnkit.grading.parallel", str(course.root / COURSE_FILE)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, preexec_fn=_dies_with_us(),
         )
         self.results = self.process.stdout.fileno()
         self._pending = b""
@@ -135,6 +135,15 @@ class _Worker:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+
+
+def _dies_with_us() -> Callable[[], None] | None:
+    """On Linux, a worker is killed when the grading process dies (a kill -9 leaves no worker grading on)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    from attnkit.sandbox import isolation
+
+    return isolation.die_with_parent
 
 
 def result_from_dict(record: dict[str, Any]) -> SubmissionResult:
