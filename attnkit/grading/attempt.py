@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
+import pytest
 
 from attnkit.grading.diagnosis import Context, Finding, diagnose, values_match
 from attnkit.grading.oracle import Evaluation, Oracle
@@ -20,11 +21,15 @@ Result = dict[str, Any]
 GENERIC_FINDINGS = {"wrong-values", "wrong-shape", "not-finite"}
 
 
-class CheckFailed(AssertionError):
-    """A check's verdict: the finding that explains the failure."""
+class CheckFailed(pytest.fail.Exception):
+    """A check's verdict: the finding that explains the failure.
+
+    A pytest failure without a traceback: pytest would otherwise parse the
+    grader's source to draw one for every failed check of every student.
+    """
 
     def __init__(self, finding: Finding):
-        super().__init__(f"{finding.mistake}: {finding.detail}")
+        super().__init__(f"{finding.mistake}: {finding.detail}", pytrace=False)
         self.finding = finding
 
 

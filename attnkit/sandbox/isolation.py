@@ -143,6 +143,10 @@ def build_root(new_root: str, package_root: str, roots: list[str], uid: int) -> 
     """In the sandbox (pid 1 of its namespace): assemble its file system in `new_root` and chroot there."""
     os.umask(0o022)
     mount("tmpfs", new_root, "tmpfs", MS_NOSUID | MS_NODEV, f"size={SCRATCH_MB}m,mode=755")
+    # The private /tmp first: a Python installed under /tmp (a venv, a CI checkout) is bound on top of it.
+    os.makedirs(new_root + SCRATCH)
+    mount("tmpfs", new_root + SCRATCH, "tmpfs", MS_NOSUID | MS_NODEV,
+          f"size={SCRATCH_MB}m,mode=700,uid={uid},gid={uid}")
     for folder in roots:
         _bind(folder, new_root + folder, read_only=True)
     for link in SYSTEM_DIRS:
@@ -152,9 +156,6 @@ def build_root(new_root: str, package_root: str, roots: list[str], uid: int) -> 
         copy_package(Path(package_root) / PACKAGE, Path(new_root + SUBMISSION) / PACKAGE)
     else:
         os.makedirs(new_root + SUBMISSION)
-    os.makedirs(new_root + SCRATCH)
-    mount("tmpfs", new_root + SCRATCH, "tmpfs", MS_NOSUID | MS_NODEV,
-          f"size={SCRATCH_MB}m,mode=700,uid={uid},gid={uid}")
     os.makedirs(new_root + "/dev")
     for device in DEVICES:
         open(f"{new_root}/dev/{device}", "w").close()
