@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import secrets
+import shutil
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -74,22 +76,24 @@ class ReferenceOracle:
         self.solutions_dir = Path(solutions_dir)
         self.catalogue = catalogue
         self._workdir = tempfile.TemporaryDirectory(prefix="attnkit-oracle-")
+        # Package names of this oracle's own: a second oracle in the process must not
+        # find the first one's packages in sys.modules, pointing at a folder since deleted.
+        self._prefix = f"o{secrets.token_hex(4)}_"
         self._cache: dict[tuple[str, str], Result] = {}
         sys.path.insert(0, self._workdir.name)
 
     @cached_property
     def _reference(self) -> tuple[str, Path]:
-        target = Path(self._workdir.name) / REFERENCE_PACKAGE
-        import shutil
-
+        name = self._prefix + REFERENCE_PACKAGE
+        target = Path(self._workdir.name) / name
         shutil.copytree(self.solutions_dir, target, ignore=shutil.ignore_patterns("__pycache__"))
-        return REFERENCE_PACKAGE, target
+        return name, target
 
     def _variant_packages(self, mistake_id: str) -> list[tuple[str, Path]]:
         mistake = self.catalogue[mistake_id]
         packages = []
         for index, variant in enumerate(mistake.variants):
-            name = variant_name(mistake, index)
+            name = self._prefix + variant_name(mistake, index)
             target = Path(self._workdir.name) / name
             if not target.exists():
                 write_variant_package(self.solutions_dir, variant, target)
