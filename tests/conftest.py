@@ -1,5 +1,3 @@
-import pytest
-
 
 def pytest_collection_modifyitems(items):
     """Run slow end-to-end tests last, so a quick failure shows first."""
