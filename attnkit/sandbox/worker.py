@@ -151,7 +151,7 @@ def describe_structure(module: Any, names: list[str]) -> dict[str, Any]:
     return {"parts": parts, "parameters": params}
 
 
-def load_weights(module: Any, weights: dict[str, np.ndarray], dtype: str) -> dict[str, Any]:
+def load_weights(module: Any, weights: dict[str, np.ndarray]) -> dict[str, Any]:
     """Set the grader's weights; returns the parameters actually set, by name."""
     torch = _torch()
     loaded = {}
@@ -181,7 +181,7 @@ def run_module(package: str, request: dict[str, Any]) -> Result:
         # Widen as a user calling .double() would; never narrow a module built in float64.
         instance.to(getattr(torch, dtype))
     weights = request.get("weights", {})
-    loaded = load_weights(instance, weights, dtype)
+    loaded = load_weights(instance, weights)
     x = to_tensor(request["input"], dtype)
     recorder = CallRecorder()
     with recorder.mode:
