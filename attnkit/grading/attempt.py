@@ -13,7 +13,7 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
-from attnkit.grading.diagnosis import Context, Finding, diagnose, values_match
+from attnkit.grading.diagnosis import Context, Finding, diagnose, status_finding, values_match
 from attnkit.grading.oracle import Evaluation, Oracle
 
 Request = dict[str, Any]
@@ -95,8 +95,7 @@ class Attempt:
     def require_ok(self, student: Result) -> None:
         """Fail with the status finding unless the student's code ran to the end."""
         if student["status"] != "ok":
-            evaluation = Evaluation({"status": "ok", "value": []})
-            raise CheckFailed(diagnose(student, evaluation, {}, self.context))
+            raise CheckFailed(status_finding(student, self.context))
 
     def expect(self, request: Request, student: Result | None = None) -> Result:
         """Run (unless given) the student's answer, compare with the reference, fail with the diagnosis."""
