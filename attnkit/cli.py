@@ -23,7 +23,7 @@ from attnkit.grading.plugin import Submission
 from attnkit.grading.results import SubmissionResult
 from attnkit.nbgrader.cli import nbgrader
 from attnkit.reports import check_line
-from attnkit.submissions import PACKAGE, find_submissions, prepare
+from attnkit.submissions import PACKAGE, find_submissions, fingerprint, prepare
 
 STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
@@ -162,15 +162,11 @@ def progress(length: int):
 
 def graders_version(course: Course) -> str:
     """A digest of everything that decides a grade, so changed graders regrade everyone."""
-    import hashlib
-
-    digest = hashlib.sha256()
     folders = [course.graders_dir, course.solutions_dir, course.mistakes_dir]
-    files = sorted({p for folder in folders if folder.is_dir() for p in folder.rglob("*") if p.is_file()
-                    and "__pycache__" not in p.parts})
-    for path in [course.root / "course.toml", *files]:
-        digest.update(str(path.relative_to(course.root)).encode() + path.read_bytes())
-    return digest.hexdigest()[:16]
+    paths = {p for folder in folders if folder.is_dir() for p in folder.rglob("*")
+             if p.is_file() and "__pycache__" not in p.parts}
+    paths.add(course.root / "course.toml")
+    return fingerprint({str(p.relative_to(course.root)): p.read_bytes() for p in paths})[:16]
 
 
 @main.command()
