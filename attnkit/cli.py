@@ -75,7 +75,7 @@ def check(exercise_ids: tuple[str, ...], as_json: bool) -> None:
 
 
 def check_json(result: SubmissionResult, failed: int) -> dict:
-    record = result.as_dict()
+    record = result.to_json()
     total = sum(len(e.checks) for e in result.exercises.values())
     return {"exercises": record["exercises"], "passed": total - failed, "failed": failed,
             "output": record["output"], "note": "public checks only; hidden checks run at grading"}

@@ -61,7 +61,7 @@ class Gradebook:
 
     def record(self, result: SubmissionResult) -> None:
         """Write this student's feedback, then the gradebook with their row."""
-        record = result.as_dict()
+        record = result.to_json()
         write_atomically(self.feedback_dir / f"{result.student}.json", json.dumps(record, indent=2) + "\n")
         write_atomically(self.feedback_dir / f"{result.student}.md", feedback_markdown(result, self.course))
         self.records[result.student] = record

@@ -5,7 +5,7 @@ import csv
 import json
 
 from attnkit.gradebook import Gradebook, broken_result
-from attnkit.grading.results import CheckResult, ExerciseResult, SubmissionResult
+from attnkit.grading.results import CheckResult, ExerciseResult, ResultError, SubmissionResult
 from kit import COURSE
 
 
@@ -13,7 +13,7 @@ def result_for(student: str, passed: bool, fingerprint: str = "f1") -> Submissio
     exercises = {}
     for exercise in COURSE.exercises:
         checks = [CheckResult(c.test, c.test, c.public, passed, c.points if passed else 0.0, c.points,
-                              None if passed else "wrong-values", "" if passed else "values differ", "")
+                              [] if passed else ["wrong-values"], "" if passed else "values differ")
                   for c in exercise.checks]
         exercises[exercise.id] = ExerciseResult(exercise.id, exercise.points, checks)
     return SubmissionResult(student, exercises, fingerprint=fingerprint)
@@ -66,3 +66,21 @@ def test_no_temporary_files_are_left_behind(tmp_path):
     Gradebook(tmp_path, COURSE).record(result_for("zoe", True))
     leftovers = [p.name for p in tmp_path.rglob(".*")]
     assert leftovers == []
+
+
+def test_a_feedback_record_reads_back_as_it_was_written():
+    result = result_for("bea", False)
+    result.exercises["attention"].checks[0].carried_from = ["softmax"]
+    again = SubmissionResult.from_json(result.to_json())
+    assert again == result and again.to_json() == result.to_json()
+
+
+def test_a_record_with_a_wrong_field_is_refused_naming_it():
+    record = result_for("bea", True).to_json()
+    record["exercises"]["softmax"]["checks"][1]["points"] = float("nan")
+    try:
+        SubmissionResult.from_json(record)
+    except ResultError as error:
+        assert "exercises.softmax.checks[1].points" in str(error)
+    else:
+        raise AssertionError("a NaN score was accepted")

@@ -20,14 +20,13 @@ import os
 import selectors
 import subprocess
 import sys
-from dataclasses import asdict
 from pathlib import Path
 from typing import IO, Any, Callable
 
 from attnkit.config import Course, load_course
 from attnkit.errors import KitError
 from attnkit.grading.plugin import Submission
-from attnkit.grading.results import CheckResult, ExerciseResult, SubmissionResult
+from attnkit.grading.results import SubmissionResult
 
 COURSE_FILE = "course.toml"
 BATCHES_PER_WORKER = 2
@@ -68,7 +67,7 @@ class _Pool:
                 for key, _ in selector.select():
                     for message in key.data.receive():
                         if "result" in message:
-                            on_result(result_from_dict(message["result"]))
+                            on_result(SubmissionResult.from_json(message["result"], "a grading worker's result"))
                             continue
                         batch = queue.pop() if queue else None
                         key.data.send(batch)
@@ -146,16 +145,6 @@ def _dies_with_us() -> Callable[[], None] | None:
     return isolation.die_with_parent
 
 
-def result_from_dict(record: dict[str, Any]) -> SubmissionResult:
-    """The inverse of `dataclasses.asdict` on a SubmissionResult."""
-    exercises = {
-        exercise_id: ExerciseResult(exercise["id"], exercise["max_score"],
-                                    [CheckResult(**check) for check in exercise["checks"]])
-        for exercise_id, exercise in record["exercises"].items()
-    }
-    return SubmissionResult(record["student"], exercises, record["problem"], record["output"], record["fingerprint"])
-
-
 def serve(course: Course, requests: IO[str], results: IO[str]) -> None:
     """The worker's loop: grade each batch read from `requests`; a JSON line a student, then one a batch.
 
@@ -178,7 +167,7 @@ def serve(course: Course, requests: IO[str], results: IO[str]) -> None:
     for line in requests:
         batch = [Submission(r["student"], Path(r["root"]), r["fingerprint"]) for r in json.loads(line)]
         try:
-            run_checks(course, batch, oracle=oracle, on_result=lambda result: send({"result": asdict(result)}))
+            run_checks(course, batch, oracle=oracle, on_result=lambda result: send({"result": result.to_json()}))
         except KitError as error:
             send({"error": str(error)})
             return

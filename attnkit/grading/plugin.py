@@ -184,7 +184,7 @@ class GradingPlugin:
 
     def _fail(self, result: CheckResult, finding: Finding, exercise: Exercise) -> None:
         result.passed, result.points = False, 0.0
-        result.mistake = finding.mistake
+        result.mistakes = [finding.mistake]
         result.message, result.hint = finding_message(finding, exercise, self.course, self.catalogue)
 
     def _finish(self, state: _StudentState) -> None:

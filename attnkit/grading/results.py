@@ -1,25 +1,68 @@
-"""What grading produces: plain records, turned into the contract's JSON by `as_dict`."""
+"""What grading produces: one typed record a check, an exercise and a student, and their one JSON form.
+
+`SubmissionResult.to_json` writes the contract's feedback record (CONTRACT.md section 4) and
+`SubmissionResult.from_json` reads it back, validating every field: the parallel runner, the
+gradebook, the class report and the Gradescope export all go through these two functions, so a
+record has one shape wherever it travels. Scores are derived from the checks, never stored twice.
+"""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import math
+from dataclasses import dataclass, field
 from typing import Any
+
+from attnkit.errors import KitError
+
+
+class ResultError(KitError):
+    """A feedback record that is not what `to_json` writes."""
 
 
 @dataclass
 class CheckResult:
+    """One check's verdict.
+
+    `mistakes` lists every mistake the check found (the first is the main one); `carried_from`
+    names the exercises whose mistakes this check was spared under error carried forward: it
+    passed when those exercises' functions were replaced by correct stand-ins.
+    """
+
     name: str
     test: str
     public: bool
     passed: bool
     points: float
     max_points: float
-    mistake: str | None = None
+    mistakes: list[str] = field(default_factory=list)
     message: str = ""
     hint: str = ""
+    carried_from: list[str] = field(default_factory=list)
+
+    @property
+    def mistake(self) -> str | None:
+        """The main mistake, or None for a passed check."""
+        return self.mistakes[0] if self.mistakes else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "test": self.test, "public": self.public, "passed": self.passed,
+                "points": self.points, "max_points": self.max_points, "mistake": self.mistake,
+                "mistakes": list(self.mistakes), "message": self.message, "hint": self.hint,
+                "carried_from": list(self.carried_from)}
+
+    @classmethod
+    def from_json(cls, record: Any, where: str) -> CheckResult:
+        fields = _Fields(record, where)
+        return cls(name=fields.text("name"), test=fields.text("test"), public=fields.flag("public"),
+                   passed=fields.flag("passed"), points=fields.number("points"),
+                   max_points=fields.number("max_points"), mistakes=fields.texts("mistakes"),
+                   message=fields.text("message"), hint=fields.text("hint"),
+                   carried_from=fields.texts("carried_from"))
 
 
 @dataclass
 class ExerciseResult:
+    """One exercise's checks; its score, mistakes and carried_from are derived from them."""
+
     id: str
     max_score: float
     checks: list[CheckResult] = field(default_factory=list)
@@ -30,15 +73,26 @@ class ExerciseResult:
 
     @property
     def mistakes(self) -> list[str]:
-        found: list[str] = []
-        for check in self.checks:
-            if check.mistake and check.mistake not in found:
-                found.append(check.mistake)
-        return found
+        """Every mistake found by any check, in the order first found."""
+        return _union(c.mistakes for c in self.checks)
+
+    @property
+    def carried_from(self) -> list[str]:
+        return _union(c.carried_from for c in self.checks)
 
     @property
     def passed(self) -> bool:
         return all(c.passed for c in self.checks)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"score": self.score, "max_score": self.max_score, "mistakes": self.mistakes,
+                "carried_from": self.carried_from, "checks": [c.to_json() for c in self.checks]}
+
+    @classmethod
+    def from_json(cls, exercise_id: str, record: Any, where: str) -> ExerciseResult:
+        fields = _Fields(record, where)
+        checks = [CheckResult.from_json(c, f"{where}.checks[{i}]") for i, c in enumerate(fields.items("checks"))]
+        return cls(exercise_id, fields.number("max_score"), checks)
 
 
 @dataclass
@@ -59,28 +113,65 @@ class SubmissionResult:
     def max_score(self) -> float:
         return sum(e.max_score for e in self.exercises.values())
 
-    def as_dict(self) -> dict[str, Any]:
-        """The contract's feedback JSON (plus `problem`, `hint`, `mistake` and `output`)."""
-        return {
-            "student": self.student,
-            "score": self.score,
-            "max_score": self.max_score,
-            "problem": self.problem,
-            "exercises": {
-                exercise_id: {
-                    "score": exercise.score,
-                    "max_score": exercise.max_score,
-                    "mistakes": exercise.mistakes,
-                    "checks": [_check_dict(c) for c in exercise.checks],
-                }
-                for exercise_id, exercise in self.exercises.items()
-            },
-            "output": self.output,
-            "fingerprint": self.fingerprint,
-        }
+    def to_json(self) -> dict[str, Any]:
+        """The contract's feedback record (plus `problem`, `output` and `fingerprint`)."""
+        return {"student": self.student, "score": self.score, "max_score": self.max_score,
+                "problem": self.problem,
+                "exercises": {e_id: e.to_json() for e_id, e in self.exercises.items()},
+                "output": self.output, "fingerprint": self.fingerprint}
+
+    @classmethod
+    def from_json(cls, record: Any, where: str = "feedback") -> SubmissionResult:
+        """The record `to_json` wrote, or ResultError naming the first field that is not."""
+        fields = _Fields(record, where)
+        exercises_record = fields.table("exercises")
+        exercises = {e_id: ExerciseResult.from_json(e_id, e, f"{where}.exercises.{e_id}")
+                     for e_id, e in exercises_record.items()}
+        return cls(student=fields.text("student"), exercises=exercises, problem=fields.text("problem"),
+                   output=fields.text("output"), fingerprint=fields.text("fingerprint"))
 
 
-def _check_dict(check: CheckResult) -> dict[str, Any]:
-    record = asdict(check)
-    del record["max_points"]
-    return record
+def _union(lists) -> list[str]:
+    found: list[str] = []
+    for items in lists:
+        found += [item for item in items if item not in found]
+    return found
+
+
+class _Fields:
+    """Typed reads of one JSON object, each naming the field it refuses."""
+
+    def __init__(self, record: Any, where: str):
+        if not isinstance(record, dict):
+            raise ResultError(f"{where}: expected an object")
+        self.record, self.where = record, where
+
+    def _get(self, key: str, kind: type | tuple[type, ...], what: str) -> Any:
+        value = self.record.get(key)
+        if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+            raise ResultError(f"{self.where}.{key}: expected {what}")
+        return value
+
+    def text(self, key: str) -> str:
+        return self._get(key, str, "a string")
+
+    def flag(self, key: str) -> bool:
+        return self._get(key, bool, "true or false")
+
+    def number(self, key: str) -> float:
+        value = float(self._get(key, (int, float), "a number"))
+        if not math.isfinite(value):
+            raise ResultError(f"{self.where}.{key}: expected a finite number")
+        return value
+
+    def items(self, key: str) -> list[Any]:
+        return self._get(key, list, "a list")
+
+    def texts(self, key: str) -> list[str]:
+        values = self.items(key)
+        if not all(isinstance(v, str) for v in values):
+            raise ResultError(f"{self.where}.{key}: expected a list of strings")
+        return list(values)
+
+    def table(self, key: str) -> dict[str, Any]:
+        return self._get(key, dict, "an object")
