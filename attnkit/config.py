@@ -133,6 +133,11 @@ def find_course_file(start: Path) -> Path:
     raise ConfigError(f"{start}: no {COURSE_FILE} here or in any folder above (run this in the course repo)")
 
 
+def course_here() -> Course:
+    """The course of the current folder (its course.toml or the nearest above)."""
+    return load_course(find_course_file(Path.cwd()))
+
+
 def read_toml(path: Path, error: type[KitError] = KitError) -> dict[str, Any]:
     """A TOML file's tables, or `error` with a one-line reason naming the file."""
     try:
