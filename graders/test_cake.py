@@ -100,7 +100,7 @@ def prediction(attempt, cake: dict, name: str) -> np.ndarray | None:
     return value.reshape(-1)
 
 
-def test_predictions_written(attempt, data):
+def test_written_predictions(attempt, data):
     """your predictions of cake's weights and output are written in (numbers, not None)"""
     cake = read_cake(attempt, data)
     for name in PREDICTIONS:
