@@ -113,8 +113,8 @@ def same_numbers(first, second) -> bool:
 
 
 def test_shapes(attempt, rng):
-    """SelfAttention(6, 4): three bias-free projections, output (tokens, d_k), weights (tokens, tokens)"""
-    judge(attempt, self_attention(rng, d_model=6, d_k=4, tokens=(5,)))
+    """SelfAttention(8, 3): three bias-free projections, output (tokens, d_k), weights (tokens, tokens)"""
+    judge(attempt, self_attention(rng, d_model=8, d_k=3, tokens=(5,)))
 
 
 def test_known_weights(attempt, rng):
@@ -129,7 +129,7 @@ def test_batched(attempt, rng):
 
 def test_gradients_reach_projections(attempt, rng):
     """after backward, W_q, W_k and W_v all get the reference's gradients"""
-    request = self_attention(rng, d_model=9, d_k=4, tokens=(6,), backward=True)
+    request = self_attention(rng, d_model=10, d_k=3, tokens=(6,), backward=True)
     answer = judge(attempt, request)
     if answer is None:
         return

@@ -428,7 +428,7 @@ class Attempt:
     def _crash_finding(self, request: Request, failure: Failure) -> Finding:
         """A crash, or the mistake (proven by numbers in another check) whose code cannot run on this input."""
         finding = self._status_finding(failure)
-        if failure.status != "crash":
+        if finding.mistakes != ("crash",):
             return finding
         crashing = self.oracle.crashing(request)
         if not crashing:
@@ -437,8 +437,7 @@ class Attempt:
 
     def _status_finding(self, failure: Failure) -> Finding:
         """not-implemented, crash, timeout, exited or malformed-reply, with what happened and where."""
-        missing = f"No module named 'exercises.{self._function}'"
-        if failure.type == "ModuleNotFoundError" and failure.message == missing:
+        if failure.type == "ModuleNotFoundError" and failure.message.endswith(f".{self._function}'"):
             return Finding.named("not-implemented", detail=f"there is no exercises/{self._function}.py")
         if failure.status == "crash":
             detail = f"{failure.type}: {failure.message}" if failure.type != "SyntaxError" else \

@@ -86,6 +86,8 @@ def layout(student: Returned, reference: Returned, names: Sequence[str]) -> Valu
         return f"returned {kind_name(student)} where {names[0]} (one array) is asked"
     wanted = len(reference.items)
     items = student.items if student.kind == "sequence" else ()
+    if student.kind == "array" and student.type_name in ("list", "tuple") and student.array.shape[:1] == (wanted,):
+        return list(student.array)  # a list of equal-sized lists of numbers reads as one array: its rows
     if len(items) == wanted and all(item.kind == "array" for item in items):
         return [item.array for item in items]
     asked = f"({', '.join(names)})" if len(names) == wanted else f"a tuple of {wanted} arrays"

@@ -24,17 +24,16 @@ def limits_from(course: Course) -> Limits:
                   output_kb=settings.output_limit_kb)
 
 
-def select_checks(course: Course, exercise_ids: Iterable[str] | None, public_only: bool) -> dict[str, list[Check]]:
+def select_checks(course: Course, exercise_ids: Iterable[str] | None, public_only: bool,
+                  hidden_only: bool = False) -> dict[str, list[Check]]:
     """The checks to run, by exercise; unknown exercise ids are refused."""
     wanted = list(exercise_ids or course.ids)
     unknown = [e for e in wanted if e not in course.ids]
     if unknown:
         raise KitError(f"{course.file}: no exercise {unknown[0]!r} (exercises: {', '.join(course.ids)})")
-    return {
-        e.id: [c for c in e.checks if c.public or not public_only]
-        for e in course.exercises
-        if e.id in wanted and any(c.public or not public_only for c in e.checks)
-    }
+    selected = {e.id: [c for c in e.checks if (c.public or not public_only) and not (c.public and hidden_only)]
+                for e in course.exercises if e.id in wanted}
+    return {exercise_id: checks for exercise_id, checks in selected.items() if checks}
 
 
 def make_oracle(course: Course) -> Oracle:
@@ -45,12 +44,12 @@ def make_oracle(course: Course) -> Oracle:
 
 
 def run_checks(course: Course, submissions: list[Submission], *, exercise_ids: Iterable[str] | None = None,
-               public_only: bool = False, oracle: Oracle | None = None,
+               public_only: bool = False, hidden_only: bool = False, oracle: Oracle | None = None,
                open_sandbox: Callable[[Path], object] | None = None,
                on_result: Callable[[SubmissionResult], None] = lambda r: None) -> list[SubmissionResult]:
     """Run the selected checks against every submission; results arrive through `on_result` too."""
     catalogue = load_catalogue(course.mistakes_dir)
-    checks = select_checks(course, exercise_ids, public_only)
+    checks = select_checks(course, exercise_ids, public_only, hidden_only)
     limits = limits_from(course)
     results: list[SubmissionResult] = []
 

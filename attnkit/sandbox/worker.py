@@ -83,7 +83,10 @@ def describe(value: Any, depth: int = 0) -> Returned:
             return Returned("other", type_name)
     if value is None:
         return Returned("none", type_name)
-    if isinstance(value, (tuple, list)) and any(isinstance(v, (torch.Tensor, np.ndarray)) for v in value):
+    if isinstance(value, (tuple, list)):
+        array = None if any(isinstance(v, (torch.Tensor, np.ndarray)) for v in value) else _as_array(value)
+        if array is not None:
+            return Returned("array", type_name, array, type_name)
         if len(value) > protocol.MAX_ITEMS or depth >= 2:
             return Returned("other", type_name)
         return Returned("sequence", type_name, items=tuple(describe(v, depth + 1) for v in value))
@@ -316,7 +319,7 @@ def describe_parts(module: Any, names: tuple[str, ...]) -> dict[str, Part]:
 def set_weights(module: Any, weights: dict[str, np.ndarray], zero_unset: bool) -> tuple[dict[str, Any], tuple[str, ...]]:
     """Set weights through the module's registered parameters; (parameters set, names that could not be)."""
     torch = _torch()
-    registered = dict(module.named_parameters()) if isinstance(module, torch.nn.Module) else {}
+    registered = dict(module.named_parameters(remove_duplicate=False)) if isinstance(module, torch.nn.Module) else {}
     loaded, unset = {}, []
     for name, array in weights.items():
         param = registered.get(name)
@@ -344,7 +347,7 @@ def run_module(package: str, request: ModuleRequest, channel: Channel | None) ->
         cls = getattr(module_file, request.cls)
         instance = cls(*request.init)
         parts = describe_parts(instance, request.parts)
-        parameters = ({name: tuple(int(n) for n in p.shape) for name, p in instance.named_parameters()}
+        parameters = ({name: tuple(int(n) for n in p.shape) for name, p in instance.named_parameters(remove_duplicate=False)}
                       if isinstance(instance, torch.nn.Module) else {})
         if request.input is None:  # a probe of the make-up alone
             return Answer(layer=LayerReport(parts, parameters, ()))

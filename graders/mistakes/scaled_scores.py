@@ -22,5 +22,6 @@ def scaled_scores(f, Q: torch.Tensor, K: torch.Tensor) -> torch.Tensor:
     if f.on("scores-scale-by-dk"):
         return scores / d_k
     tokens = sorted({K.shape[-2], K.shape[0], Q.shape[-2], Q.shape[0]} - {d_k})
-    scale = f.choose("scores-scale-by-n-tokens", math.sqrt(d_k), [r for n in tokens for r in (math.sqrt(n), n)])
+    scales = [r for n in tokens for r in (math.sqrt(n), n) if not math.isclose(r, math.sqrt(d_k))]
+    scale = f.choose("scores-scale-by-n-tokens", math.sqrt(d_k), scales)
     return scores / scale

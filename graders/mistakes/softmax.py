@@ -18,7 +18,9 @@ def softmax(f, scores: torch.Tensor, dim: int = -1) -> torch.Tensor:
     if f.on("softmax-unstable"):
         shifted = scores
     else:
-        shift = f.variant("shift", ["along the axis", "along dim", "over everything", "none"])
+        # a max taken without keepdim is a max along an axis; otherwise the max may be anyone's
+        shift = f.variant("shift", ["along the axis", "along dim"] +
+                          (["over everything", "none"] if keep_max else []))
         if shift == "along the axis":
             shifted = scores - scores.amax(dim=axis, keepdim=keep_max)
         elif shift == "along dim":
