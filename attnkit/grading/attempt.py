@@ -26,7 +26,7 @@ from attnkit.config import Course, Exercise
 from attnkit.grading.catalogue import Catalogue
 from attnkit.grading.diagnosis import (Finding, changed_inputs, explanations, layout, observe, reference_values,
                                        same)
-from attnkit.grading.oracle import Oracle, request_key
+from attnkit.grading.oracle import NotRecorded, Oracle, request_key
 from attnkit.sandbox.protocol import (Answer, CallRequest, ConstantsRequest, Failure, ModuleRequest, Reply, Request,
                                       Standin, StandinAnswer, StandinCall, Value)
 
@@ -135,8 +135,12 @@ class Attempt:
         return self._run_with_standins(request, keep=True) if self._ran_with_standins else self.run(request)
 
     def right(self, request: Request, reply: Reply) -> bool:
-        """Whether a reply is the reference's answer to `request` (and left its inputs alone)."""
-        reference = self.reference(request)
+        """Whether a reply is the reference's answer to `request` (and left its inputs alone); False where
+        the answer is not known (a self-check asking a question the handout did not record)."""
+        try:
+            reference = self.reference(request)
+        except NotRecorded:
+            return False
         return self._problem(request, reply, reference, _default_names(reference)) is None
 
     def unexplained(self) -> Finding | None:
@@ -185,6 +189,9 @@ class Attempt:
         """
         reference = self.reference(request)
         names = names or _default_names(reference)
+        if getattr(self.oracle, "records", False):  # a handout records the follow-up questions' answers too
+            for follow_up in ([tame] if tame else []) + ([_sliced(request)] if batched else []):
+                self.reference(follow_up)
         student = self.run(request)
         self._forbidden(student)
         problem = self._problem(request, student, reference, names)
@@ -220,6 +227,10 @@ class Attempt:
     def _diagnose(self, request: Request, student: Reply, reference: Answer, names: Sequence[str], *,
                   tame: Request | None, batched: bool) -> None:
         """Record every finding that explains this wrong answer."""
+        blamed = self._failing_dependency()
+        if blamed is not None:
+            self.record.findings.append(blamed)
+            return
         if isinstance(student, Failure):
             if not (batched and self._batch_only(request, names)):
                 self.record.findings.append(self._crash_finding(request, student))
@@ -247,7 +258,7 @@ class Attempt:
         for size in (1, 2):
             found = explanations(values, self.oracle.candidates(request, size), self.context.rtol, self.context.atol)
             if found:
-                self.record.findings.append(self._blamed(Finding(found, fallback=self._generic(values, expected, names)[0])))
+                self.record.findings.append(Finding(found, fallback=self._generic(values, expected, names)[0]))
                 return
         if batched and self._batch_only(request, names):
             return
@@ -259,16 +270,19 @@ class Attempt:
     def _generic(self, values: list[np.ndarray], expected: list[np.ndarray], names: Sequence[str]) -> tuple[str, str]:
         return observe(values, expected, names, self.context.rtol, self.context.atol)
 
-    def _blamed(self, finding: Finding) -> Finding:
-        """Where the oracle cannot stand in (a self-check), a mistake its dependency made says so."""
-        if self._standins_possible() or len(finding.explanations) != 1:
-            return finding
-        for mistake in finding.explanations[0]:
-            owner = self.context.catalogue[mistake].exercise
-            if owner != self.context.exercise.id and mistake in self.context.found.get(owner, []):
-                return replace(finding, detail=f"{self.context.exercise.id} fails because your {owner} does "
-                                                f"({mistake}): fix {self.context.course.exercise(owner).module}.py first")
-        return finding
+    def _failing_dependency(self) -> Finding | None:
+        """Where no stand-in can be made (a self-check has no reference), a dependency that failed its own
+        checks is named as the cause: this exercise cannot be judged on its own until that is fixed."""
+        if self._standins_possible():
+            return None
+        for owner in self.context.course.dependencies(self.context.exercise.id):
+            mistakes = self.context.found.get(owner)
+            if mistakes:
+                module = self.context.course.exercise(owner).module
+                return Finding.named(*mistakes, detail=f"{self.context.exercise.id} fails because your {owner} does "
+                                                       f"({', '.join(mistakes)}): fix {module}.py first, then check "
+                                                       f"{self.context.exercise.id} again")
+        return None
 
     # --- generic signs ---------------------------------------------------------------------------
 
@@ -282,7 +296,7 @@ class Attempt:
         student = self.ask(tame)
         if not mistakes or isinstance(student, Failure):
             return False
-        reference = self.reference(tame)
+        reference = self.oracle.reference(tame)
         small = layout(student.returned, reference.returned, names)
         if isinstance(small, str) or not all(np.isfinite(v).all() for v in small):
             return False
@@ -297,7 +311,7 @@ class Attempt:
         """Wrong with batch dimensions in front, right on the first grid alone: the batch-only mistakes."""
         if not isinstance(request, CallRequest):
             return False
-        sliced = replace(request, args=tuple(_first_grid(a) for a in request.args))
+        sliced = _sliced(request)
         student = self.ask(sliced)
         reference = self.reference(sliced)
         if isinstance(student, Failure):
@@ -453,6 +467,12 @@ class Attempt:
     def _remember(self, request: Request, reference: Answer) -> None:
         if reference.returned is not None:
             self.context.answers.append((request_key(request), reference_values(reference.returned)))
+
+
+def _sliced(request: Request) -> Request:
+    """The request on its array arguments' first 2-D grids."""
+    return replace(request, args=tuple(_first_grid(a) for a in request.args)) if isinstance(request, CallRequest) \
+        else request
 
 
 def _first_grid(value: Any) -> Any:

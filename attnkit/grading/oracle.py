@@ -32,6 +32,10 @@ REFERENCE_PACKAGE = "attnkit_reference"
 MAX_CACHE = 4096
 
 
+class NotRecorded(KitError):
+    """A self-check asked for an answer the handout did not record (a follow-up question): skip it."""
+
+
 def request_key(request: Request) -> str:
     """A stable digest of a request: equal requests give equal keys."""
     return hashlib.sha256(protocol.encode(request)).hexdigest()
@@ -197,6 +201,7 @@ class RecordingOracle:
         self.table: dict[str, Any] = {}
 
     can_stand_in = False
+    records = True  # checks ask it for their follow-up questions' answers up front
 
     def reference(self, request: Request) -> Answer:
         answer = self.inner.reference(request)
@@ -240,8 +245,8 @@ class RecordedOracle:
     def _entry(self, request: Request) -> dict[str, Any]:
         entry = self.table.get(request_key(request))
         if entry is None:
-            raise KitError(f"{self.path}: no expected answer for a check's request; "
-                           "the handout is older than its checks (ask for a new handout)")
+            raise NotRecorded(f"{self.path}: no expected answer for a check's request; "
+                              "the handout is older than its checks (ask for a new handout)")
         return entry
 
     def reference(self, request: Request) -> Answer:
