@@ -403,6 +403,8 @@ def _collect_bindings(reader: _PackageReader, mod: _Module) -> None:
                                       node.module if target is None else (target or "__init__"), node.lineno))
                 elif target is None:
                     bind(alias.asname or alias.name, "library", f"{node.module}.{alias.name}")
+                elif target == "" and mod.name == "__init__" and reader.module_named(alias.name):
+                    bind(alias.asname or alias.name, "module", alias.name)  # the package imports its module
                 else:
                     bind(alias.asname or alias.name, "imported", (target or "__init__", alias.name))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -476,7 +478,7 @@ class _ModuleChecker:
             self._check_string(node)
         elif isinstance(node, ast.MatchClass):
             for attr in node.kwd_attrs:
-                self._check_attribute(node.lineno, attr, [], f"a class pattern's {attr}=", call=False)
+                self._check_attribute(node.lineno, attr, [], f"{attr} through a class pattern", call=False)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
             self._check_match_args(node)
 
@@ -499,8 +501,8 @@ class _ModuleChecker:
                 except LookupError:
                     encoding = cookie.group(1)
                 if encoding not in ("utf-8", "utf-8-sig"):
-                    self._opaque(1, f"declares the text encoding {encoding[:20]}, so Python reads other "
-                                    "code than the kit")
+                    self._opaque(1, f"declares the text encoding {_cap(encoding)}, in which Python may "
+                                    "read other code than the kit")
                 return
             if line.strip() and not line.lstrip().startswith("#"):
                 return
@@ -626,7 +628,7 @@ class _ModuleChecker:
         if lookup in ("getattr", "setattr", "delattr"):
             base = _telling(self.reader.resolve(self.mod, call.args[0]))
             name = call.args[1].value
-            shown = f"{base.name}.{name}" if base is not None and base.kind == "library" else f"…{name}"
+            shown = f"{base.name}.{name}" if base is not None and base.kind == "library" else name
             self._check_attribute(call.lineno, name, [base] if base else [], f"{shown} through {lookup}",
                                   call=lookup == "getattr" and self._called(call))
             if lookup != "getattr" and base is not None and base.kind in ("library", "module"):
