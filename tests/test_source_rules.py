@@ -192,6 +192,12 @@ def _weights(scores, dim):
             e = scores.exp()
             return e / e.sum(dim, keepdim=True)
         """), ("softmax.py", 3, True)),
+    "Tensor method patched through __class__": (dict(softmax="""
+        import torch
+        def softmax(scores, dim=-1):
+            scores.__class__.exp = torch.Tensor.sigmoid
+            return scores.exp() / scores.exp().sum(dim, keepdim=True)
+        """), ("softmax.py", 3, True)),
     "setattr on torch": (dict(softmax="""
         import torch
         setattr(torch, "exp", torch.sigmoid)
@@ -327,6 +333,13 @@ def _weights(scores, dim):
                 case Probe(kernel):
                     return kernel(dim)
         """), ("softmax.py", 3, True)),
+    "__match_args__ naming a table of names": (dict(softmax="""
+        import torch
+        class Probe(torch.Tensor):
+            __match_args__ = ("__dict__",)
+        def softmax(scores, dim=-1):
+            return scores
+        """), ("softmax.py", 3, True)),
     "module smuggled through an argument": (dict(softmax="""
         import torch
         def _table(library):
@@ -346,9 +359,9 @@ import torch
 def __getattr__(name):
     return torch.__dict__[name[::-1]]
 """, softmax="""
-        from . import cake
+        from .cake import xamtfos
         def softmax(scores, dim=-1):
-            return cake.xamtfos(scores, dim)
+            return xamtfos(scores, dim)
         """), ("cake.py", REFERENCE["cake.py"].count("\n") + 4, True)),
     "another exercise's module changes this one at import": (dict(__init__="""
         from . import attention
@@ -585,6 +598,11 @@ def test_an_opaque_construct_says_the_kit_cannot_tell():
     (use,) = uses_in(package(**ATTACKS["getattr with a computed name"][0]))
     assert use.opaque and use.description.endswith(CANNOT_TELL)
     assert "getattr" in use.description
+
+
+def test_one_place_gives_one_use():
+    found = uses_in(package(**ATTACKS["getattr with a literal name"][0]))
+    assert [str(u) for u in found] == ["softmax.py, line 3: calls torch.softmax through getattr"]
 
 
 def test_the_forbidden_names_are_the_callers():
