@@ -234,6 +234,16 @@ def _weights(scores, dim):
         def softmax(scores, dim=-1):
             return operator.attrgetter("nn.functional." + "soft" + "min")(torch)(-scores, dim)
         """), ("softmax.py", 3, True)),
+    "functools.update_wrapper as a lookup": (dict(softmax="""
+        import functools, torch
+        FOUND = []
+        class _Catch:
+            def __setattr__(self, name, value):
+                FOUND.append(value)
+        def softmax(scores, dim=-1):
+            functools.update_wrapper(_Catch(), torch, assigned=("soft" + "max",), updated=())
+            return FOUND[-1](scores, dim)
+        """), ("softmax.py", 7, True)),
     "vars() of the functional module": (dict(softmax="""
         import torch.nn.functional as F
         def softmax(scores, dim=-1):
@@ -261,6 +271,25 @@ def _weights(scores, dim):
             out, _ = torch._scaled_dot_product_flash_attention_for_cpu(scores, scores, scores)
             return out
         """), ("softmax.py", 3, False)),
+    "private library name held in a variable": (dict(softmax="""
+        import torch
+        class Holder:
+            _C = None
+        def softmax(scores, dim=-1):
+            lib = [torch][0]
+            with lib._C.DisableTorchFunction():
+                return scores
+        """), ("softmax.py", 6, True)),
+    "library passed as self to a method": (dict(softmax="""
+        import torch
+        class Box:
+            def __init__(self):
+                self._C = None
+            def inner(self):
+                return self._C._nn
+        def softmax(scores, dim=-1):
+            return Box.inner(torch)
+        """), ("softmax.py", 6, True)),
     "torch function dispatch switched off": (dict(softmax="""
         import torch
         def softmax(scores, dim=-1):
@@ -500,6 +529,20 @@ HONEST = {
             e = getattr(torch, "exp")(shifted)
             total = functools.reduce(operator.add, e.unbind(dim)).unsqueeze(dim)
             return e / total
+        """,
+    "a decorator with functools.wraps": """
+        import functools
+        import torch
+        def keeps_input(fn):
+            @functools.wraps(fn)
+            def guarded(scores, dim=-1):
+                return fn(scores.clone(), dim)
+            return guarded
+        @keeps_input
+        def softmax(scores, dim=-1):
+            scores -= scores.amax(dim, keepdim=True)
+            scores.exp_()
+            return scores / scores.sum(dim, keepdim=True)
         """,
     "a custom autograd function": """
         import torch

@@ -119,7 +119,15 @@ _BUILTIN_DOORS = {  # name -> what it does, for the feedback
 _UNIVERSAL_DOORS = _OPAQUE_MODULE_NAMES | _FRAME_ATTRIBUTES | (set(_BUILTIN_DOORS) - {"compile"})
 _ANY_DOOR = _UNIVERSAL_DOORS.union(*KNOWN_LIBRARIES.values())
 _DOORS_OF = {library: doors | _UNIVERSAL_DOORS for library, doors in KNOWN_LIBRARIES.items()}
-_NAME_LOOKUPS = frozenset({"getattr", "setattr", "delattr", "operator.attrgetter", "operator.methodcaller"})
+# Callables that read attributes by names passed as arguments: where the names go (positions, keywords,
+# "*" for every positional) and whether one must be given. Literal names are checked like attributes;
+# any other name argument is opaque.
+_NAME_LOOKUPS: dict[str, tuple[tuple[int | str, ...], bool]] = {
+    "getattr": ((1,), True), "setattr": ((1,), True), "delattr": ((1,), True),
+    "operator.attrgetter": (("*",), True), "operator.methodcaller": ((0,), True),
+    "functools.update_wrapper": ((2, 3, "assigned", "updated"), False),
+    "functools.wraps": ((1, 2, "assigned", "updated"), False),
+}
 _HARMLESS_DUNDERS = frozenset({
     "__init__", "__new__", "__name__", "__qualname__", "__doc__", "__module__", "__version__",
     "__class__", "__call__", "__len__", "__iter__", "__next__", "__contains__", "__getitem__",
@@ -219,7 +227,6 @@ class _PackageReader:
             if mod.tree is not None:
                 _collect_bindings(self, mod)
         self._memo: dict[tuple[str, str], list[_Origin]] = {}
-        self.own_attributes = _attributes_defined(self)
 
     # -- imports inside the package
 
@@ -547,8 +554,11 @@ class _ModuleChecker:
                 self._opaque(line, f"{verb} {_cap(shown)}{problem}")
                 return
 
-    def _attribute_problem(self, attr: str, base: _Origin | None) -> str | None:
-        """"forbidden", an opaque reason (may be ""), or None, for reading `attr` from `base`."""
+    def _attribute_problem(self, attr: str, base: _Origin | None, own: bool = False) -> str | None:
+        """"forbidden", an opaque reason (may be ""), or None, for reading `attr` from `base`.
+
+        `own`: read from `self` in a method of a class that sets it, so a private name is the student's.
+        """
         if self.names.match(attr):
             return "forbidden"
         if attr.startswith("__") and attr.endswith("__"):
@@ -559,7 +569,7 @@ class _ModuleChecker:
                 return f", a private part of {root}"
             return "" if attr in _DOORS_OF.get(root, _UNIVERSAL_DOORS) else None
         if attr.startswith("_"):
-            return None if attr in self.reader.own_attributes else ", a private attribute"
+            return None if own else ", a private attribute"
         return "" if attr in _ANY_DOOR else None
 
     def _check_chain(self, outer: ast.Attribute) -> None:
@@ -575,7 +585,7 @@ class _ModuleChecker:
         for link in links:
             base = _telling(origins)
             if base is None or base.kind != "module":
-                problem = self._attribute_problem(link.attr, base)
+                problem = self._attribute_problem(link.attr, base, own=self._set_by_its_class(link))
                 if problem == "forbidden":
                     self._use(link.lineno, f"{'calls' if self._called(outer) else 'uses'} "
                                            f"{self._shown(link, base)}")
@@ -588,7 +598,7 @@ class _ModuleChecker:
         elif not isinstance(outer.ctx, ast.Load):
             self._check_change(outer, node, links)
         elif _telling(origins) and _telling(origins).name in _NAME_LOOKUPS and not self._literal_call(outer):
-            self._opaque(outer.lineno, f"passes {_telling(origins).name} around")
+            self._opaque(outer.lineno, _computed_lookup(_telling(origins).name))
 
     def _check_change(self, outer: ast.Attribute, root: ast.expr, links: list[ast.Attribute]) -> None:
         base = _telling(self.reader.resolve(self.mod, outer.value))
@@ -610,7 +620,7 @@ class _ModuleChecker:
         if origin is None or origin.kind != "library":
             return
         if origin.name in _NAME_LOOKUPS and not self._literal_call(node):
-            self._opaque(node.lineno, f"passes {origin.name} around")
+            self._opaque(node.lineno, _computed_lookup(origin.name))
         elif name not in self.mod.bindings and self._library_star():  # never checked at an import
             star = self._library_star()
             problem = self._attribute_problem(name, _Origin("library", star))
@@ -621,22 +631,23 @@ class _ModuleChecker:
                 self._opaque(node.lineno, f"reaches {_cap(origin.name)}{problem}")
 
     def _check_lookup_call(self, call: ast.Call) -> None:
-        """getattr(x, "name"), setattr, delattr, attrgetter("a.b"), methodcaller("m"): read the literal names."""
+        """getattr(x, "name"), attrgetter("a.b"), wraps(f, assigned=(...)): read the literal names."""
         lookup = self._lookup_name(call.func)
-        if lookup is None or not self._literal_call(call.func):
+        names = _literal_names(call, lookup) if lookup else None
+        if names is None:
             return
         if lookup in ("getattr", "setattr", "delattr"):
             base = _telling(self.reader.resolve(self.mod, call.args[0]))
-            name = call.args[1].value
+            name = names[0]
             shown = f"{base.name}.{name}" if base is not None and base.kind == "library" else name
             self._check_attribute(call.lineno, name, [base] if base else [], f"{shown} through {lookup}",
                                   call=lookup == "getattr" and self._called(call))
             if lookup != "getattr" and base is not None and base.kind in ("library", "module"):
                 self._opaque(call.lineno, f"changes {_cap(base.name)}.{_cap(name)} with {lookup}")
             return
-        for arg in call.args[: 1 if lookup.endswith("methodcaller") else None]:
-            for part in arg.value.split("."):
-                self._check_attribute(call.lineno, part, [], f"{lookup}({arg.value!r})", call=True)
+        for name in names:
+            for part in name.split("."):
+                self._check_attribute(call.lineno, part, [], f"{_cap(name)} through {lookup}", call=True)
 
     def _check_attribute(self, line: int, attr: str, bases: list[_Origin], shown: str, call: bool) -> None:
         problem = self._attribute_problem(attr, _telling(bases))
@@ -684,7 +695,7 @@ class _ModuleChecker:
         return isinstance(parent, ast.Call) and parent.func is node
 
     def _lookup_name(self, func: ast.expr) -> str | None:
-        if isinstance(func, ast.Name) and func.id in ("getattr", "setattr", "delattr"):
+        if isinstance(func, ast.Name) and func.id in _NAME_LOOKUPS:
             return func.id
         origin = _telling(self.reader.resolve(self.mod, func))
         if origin is not None and origin.kind == "library" and origin.name in _NAME_LOOKUPS:
@@ -692,16 +703,22 @@ class _ModuleChecker:
         return None
 
     def _literal_call(self, func: ast.AST) -> bool:
-        """Called here, with every name argument a literal string."""
+        """A name lookup called here, with every name it is given literal text."""
         call = self.mod.parents.get(id(func))
-        if not isinstance(call, ast.Call) or call.func is not func:
-            return False
         lookup = self._lookup_name(func)
-        if lookup in ("getattr", "setattr", "delattr"):
-            return len(call.args) >= 2 and _is_text(call.args[1]) and not call.keywords
-        if lookup == "operator.methodcaller":
-            return bool(call.args) and _is_text(call.args[0]) and not isinstance(call.args[0], ast.Starred)
-        return bool(call.args) and all(_is_text(a) for a in call.args) and not call.keywords
+        return isinstance(call, ast.Call) and call.func is func and lookup is not None \
+            and _literal_names(call, lookup) is not None
+
+    def _set_by_its_class(self, link: ast.Attribute) -> bool:
+        """`self._x` read in a method of a class that assigns `self._x` or defines `_x` in its body."""
+        method = self.mod.parents.get(id(link))
+        while method is not None and not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            method = self.mod.parents.get(id(method))
+        cls = self.mod.parents.get(id(method)) if method is not None else None
+        if not isinstance(cls, ast.ClassDef) or not method.args.args or not isinstance(link.value, ast.Name) \
+                or link.value.id != method.args.args[0].arg:
+            return False
+        return link.attr in _attributes_set_by(cls)
 
     def _in_all(self, node: ast.AST) -> bool:
         """Inside `__all__ = [...]`, `__all__ += [...]` or `__all__.append/extend(...)`."""
@@ -735,23 +752,39 @@ def _telling(origins: list[_Origin]) -> _Origin | None:
     return None
 
 
-def _attributes_defined(reader: _PackageReader) -> set[str]:
-    """Attribute names the package itself assigns or defines in a class: `self._cache` is its own."""
-    names: set[str] = set()
-    for mod in reader.modules.values():
-        if mod.tree is None:
-            continue
-        for node in ast.walk(mod.tree):
-            if isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
-                names.add(node.attr)
-            elif isinstance(node, ast.ClassDef):
-                for statement in node.body:
-                    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                        names.add(statement.name)
-                    for target in getattr(statement, "targets", [getattr(statement, "target", None)]):
-                        if isinstance(target, ast.Name):
-                            names.add(target.id)
+def _attributes_set_by(cls: ast.ClassDef) -> set[str]:
+    """Names a class defines in its body or assigns to its methods' first argument (`self._dim = ...`)."""
+    names = {name for statement in cls.body for name in _names_defined(statement)}
+    for method in cls.body:
+        if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.args.args:
+            first = method.args.args[0].arg
+            names |= {node.attr for node in ast.walk(method) if isinstance(node, ast.Attribute)
+                      and not isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name)
+                      and node.value.id == first}
     return names
+
+
+def _literal_names(call: ast.Call, lookup: str) -> list[str] | None:
+    """The attribute names a lookup call is given, if each is literal text (or a literal tuple of them)."""
+    places, required = _NAME_LOOKUPS[lookup]
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+        return None
+    given = list(call.args) if places == ("*",) else [call.args[p] for p in places
+                                                       if isinstance(p, int) and p < len(call.args)]
+    given += [k.value for k in call.keywords if k.arg in places]
+    if required and not given:
+        return None
+    names: list[str] = []
+    for node in given:
+        items = node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
+        if not all(_is_text(item) for item in items):
+            return None
+        names += [item.value for item in items]
+    return names
+
+
+def _computed_lookup(lookup: str) -> str:
+    return f"looks up an attribute by a name computed at run time with {lookup}"
 
 
 def _names_defined(statement: ast.stmt) -> list[str]:
