@@ -290,6 +290,15 @@ def _weights(scores, dim):
         def softmax(scores, dim=-1):
             return Box.inner(torch)
         """), ("softmax.py", 6, True)),
+    "private attribute its class never sets": (dict(softmax="""
+        import torch
+        class Tensorish(torch.Tensor):
+            def table(self):
+                return self._C
+        def softmax(scores, dim=-1):
+            with Tensorish.table(torch).DisableTorchFunction():
+                return scores
+        """), ("softmax.py", 4, True)),
     "torch function dispatch switched off": (dict(softmax="""
         import torch
         def softmax(scores, dim=-1):
