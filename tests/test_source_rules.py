@@ -244,6 +244,12 @@ def _weights(scores, dim):
             functools.update_wrapper(_Catch(), torch, assigned=("soft" + "max",), updated=())
             return FOUND[-1](scores, dim)
         """), ("softmax.py", 7, True)),
+    "picked from a catalogue of modules": (dict(softmax="""
+        from torch.ao.quantization import DEFAULT_MODULE_TO_ACT_POST_PROCESS as known
+        def softmax(scores, dim=-1):
+            layer = next(k for k in known if k.__name__ == "Soft" + "max")
+            return layer(dim)(scores)
+        """), ("softmax.py", 1, True)),
     "vars() of the functional module": (dict(softmax="""
         import torch.nn.functional as F
         def softmax(scores, dim=-1):

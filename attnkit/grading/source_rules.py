@@ -70,6 +70,7 @@ KNOWN_LIBRARIES: dict[str, frozenset[str]] = {
     "torch": frozenset({
         "ops", "jit", "compile", "compiler", "fx", "export", "onnx", "overrides", "library", "classes",
         "hub", "package", "load", "serialization", "multiprocessing", "distributed", "utils", "testing",
+        "ao", "quantization",  # catalogues of modules and operators, softmax among them, to pick from
     }),
     "numpy": frozenset({
         "load", "lib", "ctypeslib", "f2py", "distutils", "testing", "fromfile", "memmap", "loadtxt",
