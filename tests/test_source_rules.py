@@ -646,6 +646,13 @@ def test_the_reference_package_is_clean_for_every_exercise():
         assert uses_in(dict(REFERENCE), exercise, forbidden=[]) == []
 
 
+@pytest.mark.parametrize("statement", ["from torch import ops", "import torch.jit", "from numpy import load",
+                                       "from sys import modules", "import torch._dynamo", "from torch import os"])
+def test_importing_a_door_is_reported_at_the_import(statement):
+    (use,) = uses_in(package(softmax=statement + "\n" + REFERENCE["softmax.py"]))
+    assert (use.line, use.opaque) == (1, True)
+
+
 def test_a_use_reads_as_a_line_of_feedback():
     found = uses_in(package(softmax=ATTACKS["aliased functional module"][0]["softmax"]))
     assert [str(u) for u in found] == ["softmax.py, line 3: calls torch.nn.functional.softmax"]

@@ -551,7 +551,7 @@ class _ModuleChecker:
             if problem == "forbidden":
                 self._use(line, f"{verb} {_cap(shown)}")
                 return
-            if problem:
+            if problem is not None:
                 self._opaque(line, f"{verb} {_cap(shown)}{problem}")
                 return
 
