@@ -407,6 +407,37 @@ def __getattr__(name):
         def softmax(scores, dim=-1):
             return xamtfos(scores, dim)
         """), ("cake.py", REFERENCE["cake.py"].count("\n") + 4, True)),
+    "a lambda registered with a library by a module the package imports": (dict(__init__="""
+        from . import cake
+        """, cake=REFERENCE["cake.py"] + """
+import torch
+from torch.distributions import Normal, register_kl
+register_kl(Normal, Normal)(lambda p, q: torch.softmax(p.loc, -1))
+""", softmax="""
+        from torch.distributions import Normal, kl_divergence
+        def softmax(scores, dim=-1):
+            return kl_divergence(Normal(scores.movedim(dim, -1), 1.0), Normal(scores, 1.0)).movedim(-1, dim)
+        """), ("cake.py", REFERENCE["cake.py"].count("\n") + 4, False)),
+    "a decorated function registered by a module the package imports": (dict(__init__="""
+        from . import cake
+        """, cake=REFERENCE["cake.py"] + """
+from torch.distributions import Normal, register_kl
+@register_kl(Normal, Normal)
+def _rows(p, q):
+    return p.loc.softmax(-1)
+""", softmax="""
+        from torch.distributions import Normal, kl_divergence
+        def softmax(scores, dim=-1):
+            return kl_divergence(Normal(scores, 1.0), Normal(scores, 1.0))
+        """), ("cake.py", REFERENCE["cake.py"].count("\n") + 5, False)),
+    "a helper module's alias imported by name": (dict(cake=REFERENCE["cake.py"] + """
+import torch
+KERNEL = torch.softmax
+""", softmax="""
+        from .cake import KERNEL
+        def softmax(scores, dim=-1):
+            return KERNEL(scores, dim)
+        """), ("cake.py", REFERENCE["cake.py"].count("\n") + 3, False)),
     "another exercise's module changes this one at import": (dict(__init__="""
         from . import attention
         """, attention=REFERENCE["attention.py"] + """
@@ -690,6 +721,21 @@ def test_another_exercise_may_use_the_library_softmax_when_only_the_package_impo
                       attention=attention)
     assert uses_in(sources) == []
     assert uses_in(sources, "attention") != []  # the same source, read for attention's own sake
+
+
+def test_a_module_the_package_imports_may_compute_its_constants_with_the_library_softmax():
+    cake = REFERENCE["cake.py"] + "\nimport torch\nCHECK = torch.softmax(torch.tensor([1.0, 2.0]), -1).tolist()\n"
+    sources = package(__init__="from . import cake\n", cake=cake)
+    assert uses_in(sources) == []
+    assert uses_in(package(__init__="from . import cake\n", cake=cake.replace("CHECK =", "torch.exp =")))
+
+
+def test_a_module_imported_in_the_same_process_is_read_for_its_import_time_code():
+    attention = REFERENCE["attention.py"] + "\nimport exercises.softmax as _mine\n_mine.softmax = torch.softmax\n"
+    sources = package(attention=attention)
+    assert uses_in(sources) == []
+    (use,) = forbidden_uses(sources, "softmax", FORBIDDEN, imported_with=["attention", "cake", "projection"])
+    assert (use.file, use.opaque) == ("attention.py", True) and "changes" in use.description
 
 
 def test_another_exercise_module_is_read_whole_once_the_package_runs_its_code_at_import():

@@ -11,12 +11,16 @@ a forbidden one, so `_safe_softmax`, `Softmax2d` and `OneHotCategorical` match `
 and `Categorical`.
 
 **What is read.** The exercise's module runs with the package's `__init__.py` and whatever either
-imports from the package, transitively. A module whose functions the exercise can reach (it imports
-or names them, or its own import-time code runs them) is read whole; a module that is only imported
-along the way is read for its import-time code (module level, class bodies, decorators, defaults),
-because its function bodies never run unless something read names them. So an `attention.py` that
-may use the library softmax is not held against the softmax exercise because `__init__.py` imports it.
-A module with a syntax error, or one the package does not have, is not read (the import fails).
+imports from the package, transitively, and with any module the caller says the sandbox imports in the
+same process (`imported_with`). A module whose functions can run is read whole: the exercise's own, one
+that read code names something of (or imports a name from), and one whose import-time code hands out a
+function (a lambda or a decorated definition, which a library registry may call later). Of any other
+module only the import-time code runs (module level, class bodies, decorators, defaults), and there
+only constructs the kit cannot see through are reported: a library softmax called at import computes
+a value, which reaches the exercise only through a name it uses, and that makes the module read whole.
+So an `attention.py` that may use the library softmax, or a `cake.py` that computes its constants with
+it, is not held against the softmax exercise because `__init__.py` imports it. A module with a syntax
+error, or one the package does not have, is not read (the import fails).
 
 **What is reported.**
 1. Direct uses: a forbidden name as an attribute (`F.softmax`, `scores.softmax`), imported from a
@@ -157,18 +161,19 @@ class Use:
         return f"{self.file}, line {self.line}: {self.description}"
 
 
-def forbidden_uses(sources: Mapping[str, str], module: str, forbidden: Collection[str],
-                   package: str = PACKAGE) -> list[Use]:
+def forbidden_uses(sources: Mapping[str, str], module: str, forbidden: Collection[str], *,
+                   imported_with: Collection[str] = (), package: str = PACKAGE) -> list[Use]:
     """Every use of a forbidden routine, and every construct hiding one, that `module` can run.
 
     `sources` maps the package's file names (`"softmax.py"`) to their text; `module` is the
-    exercise's module name; `forbidden` the routines' names. Uses come in reading order, the
-    exercise's module first.
+    exercise's module name; `forbidden` the routines' names; `imported_with` other modules the
+    sandbox imports in the same process before the exercise's calls end (their import-time code
+    runs too). Uses come in reading order, the exercise's module first.
     """
     reader = _PackageReader(sources, package)
     if module not in reader.modules:
         return []
-    loaded, live = reader.reachable(module)
+    loaded, live = reader.reachable(module, imported_with)
     names = _ForbiddenNames(forbidden)
     uses: list[Use] = []
     for name in sorted(loaded, key=lambda m: (m != module, m != "__init__", m)):
@@ -318,9 +323,14 @@ class _PackageReader:
 
     # -- what the exercise can run
 
-    def reachable(self, module: str) -> tuple[set[str], set[str]]:
-        """(loaded, live): modules whose import-time code runs, and those whose functions can run too."""
-        loaded = {module} | ({"__init__"} if "__init__" in self.modules else set())
+    def reachable(self, module: str, imported_with: Collection[str]) -> tuple[set[str], set[str]]:
+        """(loaded, live): modules whose import-time code runs, and those whose functions can run too.
+
+        A module is live when the exercise's code (or live or import-time code) names something of
+        it, or when its import-time code hands out a function: a lambda or a decorated definition
+        can be registered with a library and called from there.
+        """
+        loaded = {module} | {m for m in ("__init__", *imported_with) if m in self.modules}
         live = {module}
         while True:
             size = (len(loaded), len(live))
@@ -334,6 +344,8 @@ class _PackageReader:
                         if origin.kind != "library" and origin.name in self.modules:
                             loaded.add(origin.name)
                             live.add(origin.name)
+                    if _hands_out_a_function(node):
+                        live.add(name)
             if (len(loaded), len(live)) == size:
                 return loaded, live
 
@@ -355,8 +367,11 @@ class _PackageReader:
         return {m for m in found if m in self.modules}
 
     def _referenced(self, mod: _Module, node: ast.AST) -> list[_Origin]:
+        """What a name or attribute refers to, and the modules it was imported from (they hold it)."""
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            return self.resolve_name(mod, node.id)
+            sources = [_Origin("own", value[0]) for kind, value in mod.bindings.get(node.id, [])
+                       if kind == "imported"]
+            return self.resolve_name(mod, node.id) + sources
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
             return self.resolve(mod, node)
         return []
@@ -433,6 +448,11 @@ def _collect_bindings(reader: _PackageReader, mod: _Module) -> None:
             bind(node.rest, "own")
 
 
+def _hands_out_a_function(node: ast.AST) -> bool:
+    return isinstance(node, ast.Lambda) or (
+        isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and bool(node.decorator_list))
+
+
 def _region(tree: ast.AST, whole: bool) -> Iterator[ast.AST]:
     """The module's nodes; without `whole`, only code that runs at import (no function bodies)."""
     stack = [tree]
@@ -493,7 +513,8 @@ class _ModuleChecker:
     # -- reporting
 
     def _use(self, line: int, description: str) -> None:
-        self.found.append(Use(self.mod.file, line, description))
+        if self.whole:  # a library softmax called at import computes a value; only names reach the exercise
+            self.found.append(Use(self.mod.file, line, description))
 
     def _opaque(self, line: int, what: str) -> None:
         self.found.append(Use(self.mod.file, line, f"{what}, {CANNOT_TELL}", opaque=True))
