@@ -438,6 +438,13 @@ KERNEL = torch.softmax
         def softmax(scores, dim=-1):
             return KERNEL(scores, dim)
         """), ("cake.py", REFERENCE["cake.py"].count("\n") + 3, False)),
+    "a name a helper module imported from torch, imported from it": (dict(cake=REFERENCE["cake.py"] + """
+from torch.nn.functional import softmin as flip
+""", softmax="""
+        from .cake import flip
+        def softmax(scores, dim=-1):
+            return flip(-scores, dim)
+        """), ("cake.py", REFERENCE["cake.py"].count("\n") + 2, False)),
     "another exercise's module changes this one at import": (dict(__init__="""
         from . import attention
         """, attention=REFERENCE["attention.py"] + """
