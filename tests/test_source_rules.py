@@ -9,7 +9,7 @@ import textwrap
 
 import pytest
 
-from attnkit.grading.source_rules import CANNOT_TELL, Use, forbidden_uses
+from attnkit.grading.source_rules import CANNOT_TELL, MAX_READ_CHARS, Use, forbidden_uses
 from kit import COURSE
 
 # What the catalogue's softmax-builtin entry lists (the lead's list), and the additions this rule proposes.
@@ -762,6 +762,15 @@ def test_a_module_the_package_lacks_is_not_read():
     sources = package(softmax="from .helpers import f\ndef softmax(s, dim=-1):\n    return f(s)\n")
     assert uses_in(sources) == []
     assert uses_in({"__init__.py": ""}, "softmax") == []
+
+
+def test_code_beyond_what_the_kit_reads_is_opaque():
+    padding = "# " + "x" * 100 + "\n"
+    huge = REFERENCE["softmax.py"] + padding * (MAX_READ_CHARS // len(padding))
+    (use,) = uses_in(package(softmax=huge))
+    assert (use.file, use.line, use.opaque) == ("softmax.py", 1, True)
+    helper = package(softmax="from .numerics import f\n" + REFERENCE["softmax.py"], numerics=huge)
+    assert [(u.file, u.opaque) for u in uses_in(helper)] == [("numerics.py", True)]
 
 
 def test_uses_come_in_reading_order_exercise_module_first():

@@ -146,6 +146,7 @@ _HIDDEN_MODULE_NAMES = frozenset({"__builtins__", "__import__", "__build_class__
                                   "__path__", "__dict__"})
 _CODING_COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 _SNIPPET = 60  # characters of the student's code quoted in a description
+MAX_READ_CHARS = 128 * 1024  # of the package's code read per exercise (the reference has 6 KB): bounds grading time
 
 
 @dataclass(frozen=True)
@@ -171,13 +172,15 @@ def forbidden_uses(sources: Mapping[str, str], module: str, forbidden: Collectio
     runs too). Uses come in reading order, the exercise's module first.
     """
     reader = _PackageReader(sources, package)
-    if module not in reader.modules:
+    if reader.module(module) is None:
         return []
     loaded, live = reader.reachable(module, imported_with)
     names = _ForbiddenNames(forbidden)
     uses: list[Use] = []
     for name in sorted(loaded, key=lambda m: (m != module, m != "__init__", m)):
-        uses += _ModuleChecker(reader, reader.modules[name], names, whole=name in live).uses()
+        mod = reader.module(name)
+        if mod is not None:
+            uses += _ModuleChecker(reader, mod, names, whole=name in live).uses()
     return list(dict.fromkeys(uses))
 
 
@@ -211,28 +214,37 @@ class _Origin:
 class _Module:
     name: str
     file: str
-    tree: ast.Module | None  # None: nested too deeply to parse
+    tree: ast.Module | None  # None: not read, for the reason in `unread`
     source: str
+    unread: str = ""
     bindings: dict[str, list[tuple[str, object]]] = field(default_factory=dict)
     stars: list[tuple[str, str, int]] = field(default_factory=list)  # (kind, module or path, line)
     parents: dict[int, ast.AST] = field(default_factory=dict)
 
 
 class _PackageReader:
-    """The package's parsed modules and what each of their names refers to."""
+    """The package's modules, parsed when first reached, and what each of their names refers to."""
 
     def __init__(self, sources: Mapping[str, str], package: str):
         self.package = package
-        self.modules: dict[str, _Module] = {}
-        for file, text in sources.items():
-            if file.endswith(".py"):
-                parsed = _parse(file, text)
-                if parsed is not None:
-                    self.modules[file[:-3]] = parsed
-        for mod in self.modules.values():
-            if mod.tree is not None:
-                _collect_bindings(self, mod)
+        self.files = {file[:-3]: (file, text) for file, text in sources.items() if file.endswith(".py")}
+        self._parsed: dict[str, _Module | None] = {}
+        self._budget = MAX_READ_CHARS
         self._memo: dict[tuple[str, str], list[_Origin]] = {}
+
+    def module(self, name: str) -> _Module | None:
+        """The module, parsed; None if the package lacks it or it has a syntax error."""
+        if name not in self._parsed and name in self.files:
+            file, text = self.files[name]
+            if len(text) > self._budget:
+                self._parsed[name] = _Module(name, file, None, text, f"goes beyond the {MAX_READ_CHARS // 1024} KB "
+                                                                     "of the package's code the kit reads")
+            else:
+                self._budget -= len(text)
+                self._parsed[name] = _parse(file, text)
+                if self._parsed[name] is not None and self._parsed[name].tree is not None:
+                    _collect_bindings(self, self._parsed[name])
+        return self._parsed.get(name)
 
     # -- imports inside the package
 
@@ -248,7 +260,7 @@ class _PackageReader:
 
     def module_named(self, dotted: str) -> str | None:
         name = dotted or "__init__"
-        return name if name in self.modules and "." not in name else None
+        return name if name in self.files and "." not in name else None
 
     # -- resolution
 
@@ -274,25 +286,25 @@ class _PackageReader:
                 origins.append(_Origin("own", mod.name))
         if not origins:
             origins = self._from_stars(mod, name)
-        return origins
+        return list(dict.fromkeys(origins))  # a name bound a thousand times the same way is one origin
 
     def _from_stars(self, mod: _Module, name: str) -> list[_Origin]:
         origins: list[_Origin] = []
         for kind, source, _ in mod.stars:
             if kind == "library":
                 origins.append(_Origin("library", _reroot(f"{source}.{name}")))
-            elif source in self.modules:
+            elif source in self.files:
                 origins += self.member(source, name)
         return origins
 
     def member(self, module: str, name: str) -> list[_Origin]:
         """What `module.name` is: its binding, a submodule of the package, or what `__getattr__` makes."""
-        mod = self.modules.get(module)
+        mod = self.module(module)
         if mod is None or mod.tree is None:
             return []
         if name in mod.bindings:
             return self.resolve_name(mod, name)
-        if module == "__init__" and name in self.modules:
+        if module == "__init__" and name in self.files:
             return [_Origin("module", name)]
         if "__getattr__" in mod.bindings:
             return [_Origin("own", module)]
@@ -316,10 +328,10 @@ class _PackageReader:
         after: list[_Origin] = []
         for origin in origins:
             if origin.kind == "library":
-                after.append(_Origin("library", _reroot(f"{origin.name}.{attr}")))
+                after.append(_Origin("library", attr if attr in _REROOTED else f"{origin.name}.{attr}"))
             elif origin.kind == "module":
                 after += self.member(origin.name, attr)
-        return after
+        return list(dict.fromkeys(after))
 
     # -- what the exercise can run
 
@@ -330,18 +342,18 @@ class _PackageReader:
         it, or when its import-time code hands out a function: a lambda or a decorated definition
         can be registered with a library and called from there.
         """
-        loaded = {module} | {m for m in ("__init__", *imported_with) if m in self.modules}
+        loaded = {module} | {m for m in ("__init__", *imported_with) if m in self.files}
         live = {module}
         while True:
             size = (len(loaded), len(live))
             for name in sorted(loaded):
-                mod = self.modules[name]
-                if mod.tree is None:
+                mod = self.module(name)
+                if mod is None or mod.tree is None:
                     continue
                 for node in _region(mod.tree, whole=name in live):
                     loaded |= self._imported_modules(node)
                     for origin in self._referenced(mod, node):
-                        if origin.kind != "library" and origin.name in self.modules:
+                        if origin.kind != "library" and origin.name in self.files:
                             loaded.add(origin.name)
                             live.add(origin.name)
                     if _hands_out_a_function(node):
@@ -364,7 +376,7 @@ class _PackageReader:
                 first = self.module_named(target.split(".")[0] if target else "")
                 if first:
                     found.add(first)
-        return {m for m in found if m in self.modules}
+        return {m for m in found if m in self.files}
 
     def _referenced(self, mod: _Module, node: ast.AST) -> list[_Origin]:
         """What a name or attribute refers to, and the modules it was imported from (they hold it)."""
@@ -372,7 +384,8 @@ class _PackageReader:
             sources = [_Origin("own", value[0]) for kind, value in mod.bindings.get(node.id, [])
                        if kind == "imported"]
             return self.resolve_name(mod, node.id) + sources
-        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) \
+                and not isinstance(mod.parents.get(id(node)), ast.Attribute):  # whole chains: linear time
             return self.resolve(mod, node)
         return []
 
@@ -392,8 +405,8 @@ def _parse(file: str, text: str) -> _Module | None:
         tree: ast.Module | None = ast.parse(text, filename=file)
     except (SyntaxError, ValueError):
         return None
-    except (RecursionError, MemoryError):
-        tree = None  # Python may still import it with a raised recursion limit: reported as opaque
+    except (RecursionError, MemoryError):  # Python may still import it with a raised recursion limit
+        return _Module(file[:-3], file, None, text, "is nested too deeply for the kit to read")
     return _Module(file[:-3], file, tree, text)
 
 
@@ -479,11 +492,13 @@ class _ModuleChecker:
     def __init__(self, reader: _PackageReader, mod: _Module, names: _ForbiddenNames, whole: bool):
         self.reader, self.mod, self.names, self.whole = reader, mod, names, whole
         self.found: list[Use] = []
+        self._set_by: dict[int, set[str]] = {}  # per class
+        self._first_own_forbidden: tuple[int, str] | None = None  # (line, name), found once
 
     def uses(self) -> list[Use]:
         self._check_encoding()
         if self.mod.tree is None:
-            self._opaque(1, "is nested too deeply for the kit to read")
+            self._opaque(1, self.mod.unread)
             return self.found
         node: ast.AST = self.mod.tree
         try:
@@ -554,14 +569,14 @@ class _ModuleChecker:
 
     def _check_star_order(self, node: ast.ImportFrom) -> None:
         """`from torch import *` after the student's own `softmax` may replace it with the library's."""
-        for statement in self.mod.tree.body:
-            if statement.lineno >= node.lineno:
-                return
-            for name in _names_defined(statement):
-                if self.names.match(name):
-                    self._opaque(node.lineno, f"`from {node.module} import *` comes after your own "
-                                              f"{_cap(name)} and may replace it with the library's")
-                    return
+        if self._first_own_forbidden is None:
+            self._first_own_forbidden = next(
+                ((statement.lineno, name) for statement in self.mod.tree.body
+                 for name in _names_defined(statement) if self.names.match(name)), (0, ""))
+        line, name = self._first_own_forbidden
+        if name and line < node.lineno:
+            self._opaque(node.lineno, f"`from {node.module} import *` comes after your own {_cap(name)} "
+                                      "and may replace it with the library's")
 
     def _check_path(self, line: int, path: str, verb: str) -> None:
         """A library path, part by part: forbidden names, private parts and doors."""
@@ -586,7 +601,7 @@ class _ModuleChecker:
         if attr.startswith("__") and attr.endswith("__"):
             return None if attr in _HARMLESS_DUNDERS else ""
         if base is not None and base.kind == "library":
-            root = base.name.split(".")[0]
+            root = base.name.partition(".")[0]
             if attr.startswith("_"):
                 return f", a private part of {root}"
             return "" if attr in _DOORS_OF.get(root, _UNIVERSAL_DOORS) else None
@@ -733,14 +748,17 @@ class _ModuleChecker:
 
     def _set_by_its_class(self, link: ast.Attribute) -> bool:
         """`self._x` read in a method of a class that assigns `self._x` or defines `_x` in its body."""
+        if not isinstance(link.value, ast.Name) or not link.attr.startswith("_"):
+            return False
         method = self.mod.parents.get(id(link))
         while method is not None and not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
             method = self.mod.parents.get(id(method))
         cls = self.mod.parents.get(id(method)) if method is not None else None
-        if not isinstance(cls, ast.ClassDef) or not method.args.args or not isinstance(link.value, ast.Name) \
-                or link.value.id != method.args.args[0].arg:
+        if not isinstance(cls, ast.ClassDef) or not method.args.args or link.value.id != method.args.args[0].arg:
             return False
-        return link.attr in _attributes_set_by(cls)
+        if id(cls) not in self._set_by:
+            self._set_by[id(cls)] = _attributes_set_by(cls)
+        return link.attr in self._set_by[id(cls)]
 
     def _in_all(self, node: ast.AST) -> bool:
         """Inside `__all__ = [...]`, `__all__ += [...]` or `__all__.append/extend(...)`."""
