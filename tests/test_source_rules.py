@@ -19,7 +19,7 @@ CATALOGUE_NAMES = [
     "gumbel_softmax", "Categorical", "logits_to_probs",
 ]
 PROPOSED_NAMES = ["scaled_dot_product", "flash_attention", "efficient_attention", "flex_attention",
-                  "Transformer", "Multinomial", "cross_entropy", "CrossEntropy"]
+                  "Transformer", "Multinomial", "cross_entropy", "CrossEntropy", "transform_to"]
 FORBIDDEN = CATALOGUE_NAMES + PROPOSED_NAMES
 REFERENCE = {p.name: p.read_text(encoding="utf-8") for p in COURSE.solutions_dir.glob("*.py")}
 
@@ -170,6 +170,12 @@ def _weights(scores, dim):
             rows = scores.movedim(dim, -1)
             return torch.distributions.Categorical(logits=rows).probs.movedim(-1, dim)
         """), ("softmax.py", 4, False)),
+    "a distribution transform onto the simplex": (dict(softmax="""
+        from torch.distributions import constraints, transform_to
+        def softmax(scores, dim=-1):
+            onto = transform_to(constraints.simplex)
+            return onto(scores.movedim(dim, -1)).movedim(-1, dim)
+        """), ("softmax.py", 1, False)),
     "logits_to_probs": (dict(softmax="""
         from torch.distributions import utils
         def softmax(scores, dim=-1):

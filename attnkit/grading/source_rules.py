@@ -25,35 +25,40 @@ error, or one the package does not have, is not read (the import fails).
 **What is reported.**
 1. Direct uses: a forbidden name as an attribute (`F.softmax`, `scores.softmax`), imported from a
    library (`from torch import softmax as s`), brought in by a star import and then used, looked up
-   with a literal name (`getattr(torch, "softmax")`), or as a name-like string (`"nn.Softmax"`).
-   Names the student defines (a function called `softmax`, `from .softmax import softmax`) are the
-   student's own and never match.
+   with a literal name (`getattr(torch, "softmax")`, a class pattern's `softmax=`), or as a name-like
+   string (`"nn.Softmax"`). Names the student defines (a function called `softmax`,
+   `from .softmax import softmax`) are the student's own and never match.
 2. Constructs the analysis cannot see through (`Use.opaque`): any of them could reach the forbidden
    routine by a name the source never spells, so the feedback says the kit cannot tell.
-   - names computed at run time: `getattr`/`setattr`/`delattr` with a non-literal name or passed
-     around, `operator.attrgetter`/`methodcaller` likewise, `vars()`, `globals()`, `locals()`,
-     `__dict__`, `__getattribute__` and every other dunder outside a short harmless list, running
-     frames (`f_globals`, `gi_frame`, ...), class patterns matching a forbidden or computed attribute;
-   - text run as code: `eval`, `exec`, `compile`, `__import__`, `typing.get_type_hints`, an import
-     of any module outside `KNOWN_LIBRARIES` (so `importlib`, `pickle`, `marshal`, `codecs`,
-     `base64`, `ctypes`, `builtins`, `gc`, `inspect`, `os`, `subprocess`, `multiprocessing`, `io`,
-     `pathlib`, third-party packages, C extensions ...), `open()`, a source encoding other than UTF-8;
+   - names computed at run time: `getattr`/`setattr`/`delattr`, `operator.attrgetter`/
+     `methodcaller` and `functools.update_wrapper`/`wraps` given a non-literal name or passed
+     around; `vars()`, `globals()`, `locals()`; `__dict__`, `__getattribute__`, `__subclasses__`
+     and every other dunder outside a short harmless list; running frames (`f_globals`, `gi_frame`,
+     ...); a computed `__match_args__`;
+   - code or text from elsewhere: `eval`, `exec`, `compile`, `__import__`, `open()`,
+     `typing.get_type_hints`, an import of any module outside `KNOWN_LIBRARIES` (so `importlib`,
+     `pickle`, `marshal`, `codecs`, `base64`, `ctypes`, `builtins`, `gc`, `inspect`, `os`,
+     `subprocess`, `multiprocessing`, `io`, `pathlib`, every third-party package and C extension),
+     a source encoding other than UTF-8, a module nested too deeply to parse or beyond the
+     `MAX_READ_CHARS` the kit reads;
    - library internals: each known library's doors (`torch.ops`, `torch.jit`, `torch.compile`,
-     `torch.overrides`, `torch.library`, `torch.load`, `numpy.load`, `sys.modules`, ...) and any
-     private (`_x`) attribute of a library, however the library object was reached;
+     `torch.overrides`, `torch.library`, `torch.load`, `torch.ao`, whose tables hold `nn.Softmax`,
+     `numpy.load`, `sys.modules`, ...), also where one library re-exports another (`torch.sys`), and
+     any private (`_x`) attribute of a library or of a value of unknown origin (a class's own
+     `self._x` excepted), however the library object was reached;
    - changes to what a name means: assigning or deleting an attribute of a library module or class
      (`torch.exp = ...`, `torch.Tensor.exp = ...`, `type(x).exp = ...`, `setattr(torch, ...)`) or of
-     another module of the package.
+     a module of the package; a star import from a library after the student's own `softmax`.
    Threads are not opaque: a thread runs functions the analysis reads like any other.
 
-**What it guarantees.** If nothing is reported, every forbidden routine the read code could call is
-absent from it by name, and the code holds none of the constructs above that turn text into names or
-code, run unread code, or reach beneath a library's named functions. It is not a proof: a value whose
+**What it guarantees.** If nothing is reported, no read code names a forbidden routine, and none holds
+a construct above that turns text into names or code, runs code the kit does not read, picks from a
+library's tables or reaches beneath a library's named functions. It is not a proof. A value whose
 origin the analysis cannot follow (a function's argument, a container's item) is checked by attribute
-name only, so a library object smuggled that way can still be asked for a routine whose name is not on
-the caller's list; a routine that computes softmax inside under another name (a loss, a distribution)
-is caught only if the caller lists it. Text-to-code doors of the libraries in `KNOWN_LIBRARIES` are
-listed by hand for the installed versions; a library upgrade can add one.
+name only. A routine that computes softmax inside under another name (a loss, a distribution, a
+transform) is caught only if the caller lists it; a gradient (that of `logsumexp` is softmax) is not a
+routine at all. The doors of `KNOWN_LIBRARIES` are listed by hand for the installed versions; a library
+upgrade can add one.
 """
 from __future__ import annotations
 
@@ -63,6 +68,7 @@ import re
 import unicodedata
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from attnkit.submissions import PACKAGE
 
@@ -111,10 +117,9 @@ _FRAME_ATTRIBUTES = frozenset({
     "f_globals", "f_locals", "f_builtins", "f_back", "f_code", "tb_frame", "tb_next", "gi_frame",
     "gi_code", "cr_frame", "cr_code", "ag_frame", "ag_code", "co_code", "co_consts", "co_names",
 })
+_COMPUTED_LOOKUP = "looks up an attribute by a name computed at run time with {}"
 _BUILTIN_DOORS = {  # name -> what it does, for the feedback
-    "getattr": "looks up an attribute by a name computed at run time with getattr",
-    "setattr": "sets an attribute by a name computed at run time with setattr",
-    "delattr": "deletes an attribute by a name computed at run time with delattr",
+    **{lookup: _COMPUTED_LOOKUP.format(lookup) for lookup in ("getattr", "setattr", "delattr")},
     "vars": "reaches names through vars()", "globals": "reaches names through globals()",
     "locals": "reaches names through locals()", "eval": "runs text as code with eval",
     "exec": "runs text as code with exec", "compile": "turns text into code with compile",
@@ -142,8 +147,8 @@ _HARMLESS_DUNDERS = frozenset({
     *(f"__{p}{op}__" for op in ("add", "sub", "mul", "matmul", "truediv", "floordiv", "mod", "divmod",
                                  "pow", "lshift", "rshift", "and", "or", "xor") for p in ("", "r", "i")),
 })
-_HIDDEN_MODULE_NAMES = frozenset({"__builtins__", "__import__", "__build_class__", "__loader__", "__spec__",
-                                  "__path__", "__dict__"})
+_HIDDEN_MODULE_NAMES = frozenset({"__builtins__", "__build_class__", "__loader__", "__spec__", "__path__",
+                                  "__dict__"})
 _CODING_COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 _SNIPPET = 60  # characters of the student's code quoted in a description
 MAX_READ_CHARS = 128 * 1024  # of the package's code read per exercise (the reference has 6 KB): bounds grading time
@@ -210,6 +215,15 @@ class _Origin:
     name: str  # dotted library path, or the module's name
 
 
+@dataclass(frozen=True)
+class _Binding:
+    """One way a module binds a name. `value` by kind: "library" a dotted path, "module" a module's
+    name, "imported" (module, name), "alias" the expression assigned, "own" nothing."""
+
+    kind: str
+    value: Any = None
+
+
 @dataclass
 class _Module:
     name: str
@@ -217,7 +231,7 @@ class _Module:
     tree: ast.Module | None  # None: not read, for the reason in `unread`
     source: str
     unread: str = ""
-    bindings: dict[str, list[tuple[str, object]]] = field(default_factory=dict)
+    bindings: dict[str, list[_Binding]] = field(default_factory=dict)
     stars: list[tuple[str, str, int]] = field(default_factory=list)  # (kind, module or path, line)
     parents: dict[int, ast.AST] = field(default_factory=dict)
 
@@ -273,15 +287,15 @@ class _PackageReader:
 
     def _resolve_name(self, mod: _Module, name: str) -> list[_Origin]:
         origins: list[_Origin] = []
-        for kind, value in mod.bindings.get(name, []):
-            if kind == "library":
-                origins.append(_Origin("library", _reroot(str(value))))
-            elif kind == "module":
-                origins.append(_Origin("module", str(value)))
-            elif kind == "imported":
-                origins += self.member(*value)  # type: ignore[misc]
-            elif kind == "alias":
-                origins += self.resolve(mod, value) or [_Origin("own", mod.name)]  # type: ignore[arg-type]
+        for binding in mod.bindings.get(name, []):
+            if binding.kind == "library":
+                origins.append(_Origin("library", _reroot(binding.value)))
+            elif binding.kind == "module":
+                origins.append(_Origin("module", binding.value))
+            elif binding.kind == "imported":
+                origins += self.member(*binding.value)
+            elif binding.kind == "alias":
+                origins += self.resolve(mod, binding.value) or [_Origin("own", mod.name)]
             else:
                 origins.append(_Origin("own", mod.name))
         if not origins:
@@ -381,8 +395,8 @@ class _PackageReader:
     def _referenced(self, mod: _Module, node: ast.AST) -> list[_Origin]:
         """What a name or attribute refers to, and the modules it was imported from (they hold it)."""
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            sources = [_Origin("own", value[0]) for kind, value in mod.bindings.get(node.id, [])
-                       if kind == "imported"]
+            sources = [_Origin("own", binding.value[0]) for binding in mod.bindings.get(node.id, [])
+                       if binding.kind == "imported"]
             return self.resolve_name(mod, node.id) + sources
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) \
                 and not isinstance(mod.parents.get(id(node)), ast.Attribute):  # whole chains: linear time
@@ -412,8 +426,8 @@ def _parse(file: str, text: str) -> _Module | None:
 
 def _collect_bindings(reader: _PackageReader, mod: _Module) -> None:
     """Every name the module binds anywhere (scopes flattened: a name is all it is ever bound to)."""
-    def bind(name: str, kind: str, value: object = None) -> None:
-        mod.bindings.setdefault(name, []).append((kind, value))
+    def bind(name: str, kind: str, value: Any = None) -> None:
+        mod.bindings.setdefault(name, []).append(_Binding(kind, value))
 
     for node in ast.walk(mod.tree):
         for child in ast.iter_child_nodes(node):
@@ -537,7 +551,7 @@ class _ModuleChecker:
     # -- the checks
 
     def _check_encoding(self) -> None:
-        for line in self.mod.source.splitlines()[:2]:
+        for line in self.mod.source.split("\n", 2)[:2]:
             cookie = _CODING_COOKIE.match(line)
             if cookie:
                 try:
@@ -635,7 +649,7 @@ class _ModuleChecker:
         elif not isinstance(outer.ctx, ast.Load):
             self._check_change(outer, node, links)
         elif _telling(origins) and _telling(origins).name in _NAME_LOOKUPS and not self._literal_call(outer):
-            self._opaque(outer.lineno, _computed_lookup(_telling(origins).name))
+            self._opaque(outer.lineno, _COMPUTED_LOOKUP.format(_telling(origins).name))
 
     def _check_change(self, outer: ast.Attribute, root: ast.expr, links: list[ast.Attribute]) -> None:
         base = _telling(self.reader.resolve(self.mod, outer.value))
@@ -657,7 +671,7 @@ class _ModuleChecker:
         if origin is None or origin.kind != "library":
             return
         if origin.name in _NAME_LOOKUPS and not self._literal_call(node):
-            self._opaque(node.lineno, _computed_lookup(origin.name))
+            self._opaque(node.lineno, _COMPUTED_LOOKUP.format(origin.name))
         elif name not in self.mod.bindings and self._library_star():  # never checked at an import
             star = self._library_star()
             problem = self._attribute_problem(name, _Origin("library", star))
@@ -821,10 +835,6 @@ def _literal_names(call: ast.Call, lookup: str) -> list[str] | None:
             return None
         names += [item.value for item in items]
     return names
-
-
-def _computed_lookup(lookup: str) -> str:
-    return f"looks up an attribute by a name computed at run time with {lookup}"
 
 
 def _names_defined(statement: ast.stmt) -> list[str]:
