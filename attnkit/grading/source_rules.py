@@ -567,7 +567,14 @@ class _ModuleChecker:
 
     def _check_import(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.ImportFrom):
-            if node.level > 1 or self.reader.internal_target(node, node.level) is not None:
+            target = self.reader.internal_target(node, node.level)
+            if node.level > 1:
+                return
+            if target is not None:
+                for alias in node.names:
+                    if alias.name != "*":
+                        self._check_through_package(node.lineno, self.reader.member(target or "__init__", alias.name),
+                                                    "imports", "")
                 return
             paths = [(f"{node.module}.{a.name}" if a.name != "*" else node.module) for a in node.names]
             if any(a.name == "*" for a in node.names):
@@ -633,17 +640,20 @@ class _ModuleChecker:
         links.reverse()
         origins = self.reader.resolve(self.mod, node)
         opaque: tuple[int, str] | None = None
+        verb = "calls" if self._called(outer) else "uses"
         for link in links:
             base = _telling(origins)
-            if base is None or base.kind != "module":
-                problem = self._attribute_problem(link.attr, base, own=self._set_by_its_class(link))
-                if problem == "forbidden":
-                    self._use(link.lineno, f"{'calls' if self._called(outer) else 'uses'} "
-                                           f"{self._shown(link, base)}")
-                    return
-                if problem is not None and opaque is None:
-                    opaque = (link.lineno, f"reaches {self._shown(link, base)}{problem}")
             origins = self.reader.step(origins, link.attr)
+            if base is not None and base.kind == "module":  # the package's own name, unless a library's
+                if self._check_through_package(link.lineno, origins, verb, ""):
+                    return
+                continue
+            problem = self._attribute_problem(link.attr, base, own=self._set_by_its_class(link))
+            if problem == "forbidden":
+                self._use(link.lineno, f"{verb} {self._shown(link, base)}")
+                return
+            if problem is not None and opaque is None:
+                opaque = (link.lineno, f"reaches {self._shown(link, base)}{problem}")
         if opaque:
             self._opaque(*opaque)
         elif not isinstance(outer.ctx, ast.Load):
@@ -672,14 +682,24 @@ class _ModuleChecker:
             return
         if origin.name in _NAME_LOOKUPS and not self._literal_call(node):
             self._opaque(node.lineno, _COMPUTED_LOOKUP.format(origin.name))
-        elif name not in self.mod.bindings and self._library_star():  # never checked at an import
+        elif name not in self.mod.bindings:  # brought in by a star import: never checked at an import
             star = self._library_star()
-            problem = self._attribute_problem(name, _Origin("library", star))
-            if problem == "forbidden":
-                self._use(node.lineno, f"{'calls' if self._called(node) else 'uses'} {_cap(name)}, "
-                                       f"which `from {star} import *` brings in")
-            elif problem is not None:
-                self._opaque(node.lineno, f"reaches {_cap(origin.name)}{problem}")
+            self._check_through_package(node.lineno, [origin], "calls" if self._called(node) else "uses",
+                                        f", which `from {star} import *` brings in" if star else
+                                        ", which a star import brings in")
+
+    def _check_through_package(self, line: int, origins: list[_Origin], verb: str, via: str) -> bool:
+        """A name that reaches a library's through the package's modules or a star: checked as the library's."""
+        origin = _telling(origins)
+        if origin is None or origin.kind != "library" or "." not in origin.name:
+            return False
+        parent, _, attr = origin.name.rpartition(".")
+        problem = self._attribute_problem(attr, _Origin("library", parent))
+        if problem == "forbidden":
+            self._use(line, f"{verb} {_cap(origin.name)}{via}")
+        elif problem is not None:
+            self._opaque(line, f"{'reaches' if verb != 'imports' else verb} {_cap(origin.name)}{problem}{via}")
+        return problem is not None
 
     def _check_lookup_call(self, call: ast.Call) -> None:
         """getattr(x, "name"), attrgetter("a.b"), wraps(f, assigned=(...)): read the literal names."""
