@@ -6,6 +6,7 @@ student may well choose. Sources are analysed, never run: a fast test needs no s
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -190,6 +191,10 @@ def _weights(scores, dim):
     "torch.exp patched in __init__.py": (dict(__init__="""
         import torch
         torch.exp = torch.Tensor.sigmoid
+        """), ("__init__.py", 2, True)),
+    "a shell command run by __init__.py at import": (dict(__init__="""
+        import os
+        os.system("python -c 'print(1)'")
         """), ("__init__.py", 2, True)),
     "Tensor method patched through type()": (dict(softmax="""
         import torch
@@ -704,6 +709,32 @@ def test_every_door_to_a_library_softmax_is_reported_where_it_is(attack):
 @pytest.mark.parametrize("style", HONEST, ids=list(HONEST))
 def test_an_honest_softmax_is_never_reported(style):
     assert uses_in(package(softmax=HONEST[style], numerics=HELPER_MODULE)) == []
+
+
+SUBMISSIONS = Path(__file__).parent / "submissions"
+EVERYTHING_IMPORTED = "".join(f"from .{m} import *\n" for m in ("softmax", "scaled_scores", "attention", "projection", "cake"))
+
+
+def overlay(folder: Path, everything_imported: bool) -> dict[str, str]:
+    sources = dict(REFERENCE)
+    sources.update({p.name: p.read_text(encoding="utf-8") for p in folder.glob("*.py")})
+    if everything_imported:
+        sources["__init__.py"] = sources.get("__init__.py", "") + EVERYTHING_IMPORTED
+    return sources
+
+
+@pytest.mark.parametrize("folder", sorted((SUBMISSIONS / "correct").iterdir()), ids=lambda p: p.name)
+def test_a_correct_test_submission_is_clean_even_with_every_module_imported_at_once(folder):
+    sources = overlay(folder, everything_imported=True)
+    assert forbidden_uses(sources, "softmax", FORBIDDEN, imported_with=COURSE.ids) == []
+
+
+@pytest.mark.parametrize("folder", sorted((SUBMISSIONS / "mistakes").iterdir()), ids=lambda p: p.name)
+def test_a_mistake_test_submission_is_reported_only_for_the_builtin(folder):
+    for everything_imported in (False, True):
+        sources = overlay(folder, everything_imported)
+        found = forbidden_uses(sources, "softmax", FORBIDDEN, imported_with=COURSE.ids if everything_imported else ())
+        assert bool(found) == folder.name.startswith("softmax-builtin"), found
 
 
 def test_the_reference_package_is_clean_for_every_exercise():
