@@ -90,7 +90,7 @@ KNOWN_LIBRARIES: dict[str, frozenset[str]] = {
         "modules", "meta_path", "path_hooks", "path_importer_cache", "path", "settrace", "setprofile",
         "gettrace", "getprofile", "exc_info", "exception", "last_value", "last_traceback", "last_type",
         "last_exc", "excepthook", "displayhook", "breakpointhook", "unraisablehook", "addaudithook",
-        "audit", "call_tracing", "executable", "monitoring", "remote_exec", "setrecursionlimit",
+        "audit", "call_tracing", "executable", "monitoring", "remote_exec",
     }),
     "typing": frozenset({"get_type_hints", "ForwardRef", "get_annotations"}),
     "typing_extensions": frozenset({"get_type_hints", "ForwardRef", "get_annotations"}),
@@ -584,7 +584,8 @@ class _ModuleChecker:
         for path in paths:
             root = path.split(".")[0]
             if root not in KNOWN_LIBRARIES:
-                self._opaque(node.lineno, f"imports {_cap(path)}, which the kit does not read")
+                if self.whole:  # else harmless until used at import, reported where used
+                    self._opaque(node.lineno, f"imports {_cap(path)}, which the kit does not read")
                 continue
             self._check_path(node.lineno, path, verb="imports")
 
@@ -680,7 +681,9 @@ class _ModuleChecker:
         origin = _telling(self.reader.resolve_name(self.mod, name))
         if origin is None or origin.kind != "library":
             return
-        if origin.name in _NAME_LOOKUPS and not self._literal_call(node):
+        if not self.whole and origin.name.partition(".")[0] not in KNOWN_LIBRARIES:
+            self._opaque(node.lineno, f"uses {_cap(origin.name)} at import, which the kit does not read")
+        elif origin.name in _NAME_LOOKUPS and not self._literal_call(node):
             self._opaque(node.lineno, _COMPUTED_LOOKUP.format(origin.name))
         elif name not in self.mod.bindings:  # brought in by a star import: never checked at an import
             star = self._library_star()
