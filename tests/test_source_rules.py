@@ -462,6 +462,17 @@ def _rows(p, q):
         def softmax(scores, dim=-1):
             return kl_divergence(Normal(scores, 1.0), Normal(scores, 1.0))
         """), ("cake.py", REFERENCE["cake.py"].count("\n") + 5, False)),
+    "an enum whose creation runs its own method": (dict(__init__="""
+        from . import cake
+        """, cake=REFERENCE["cake.py"] + """
+import enum
+import torch
+class Flavour(enum.Enum):
+    def _generate_next_value_(name, start, count, last):
+        torch.Tensor.exp = lambda self: torch.nn.functional.softmax(self, -1)
+        return count
+    SWEET = enum.auto()
+"""), ("cake.py", REFERENCE["cake.py"].count("\n") + 6, True)),
     "a helper module's alias imported by name": (dict(cake=REFERENCE["cake.py"] + """
 import torch
 KERNEL = torch.softmax
@@ -483,11 +494,14 @@ from torch.nn.functional import softmin as flip
 from . import softmax as _mine
 _mine.softmax = lambda scores, dim=-1: scores
 """), ("attention.py", REFERENCE["attention.py"].count("\n") + 3, True)),
-    "source text encoding other than UTF-8": (dict(softmax="""
+    "code hidden in a comment by a UTF-7 coding line": (dict(softmax="""
         # -*- coding: utf-7 -*-
-        def softmax(scores, dim=-1):
-            return scores #+AAo-    return scores.softmax(dim)
-        """), ("softmax.py", 1, True)),
+        def softmax(scores, dim=-1):  #+AAo-    return scores.softmax(dim)
+            e = (scores - scores.amax(dim, keepdim=True)).exp()
+            return e / e.sum(dim, keepdim=True)
+        """), ("softmax.py", 3, False)),
+    "a byte-order mark": (dict(softmax="\ufeffimport torch\ndef softmax(scores, dim=-1):\n    return torch.softmax(scores, dim)\n"),
+                          ("softmax.py", 3, False)),
     "fullwidth letters": (dict(softmax="""
         def softmax(scores, dim=-1):
             return scores.ｓｏｆｔｍａｘ(dim)
@@ -863,3 +877,9 @@ def test_the_student_may_use_torch_dunder_version_and_class_names():
 def test_a_utf8_coding_line_is_fine():
     sources = package(softmax="# -*- coding: utf-8 -*-\n" + REFERENCE["softmax.py"])
     assert uses_in(sources) == []
+
+
+def test_sources_may_be_the_files_bytes():
+    sources = package(**ATTACKS["tensor method"][0])
+    as_bytes = {name: text.encode("utf-8") for name, text in sources.items()}
+    assert uses_in(as_bytes) == uses_in(sources) != []

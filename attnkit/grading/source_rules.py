@@ -39,8 +39,7 @@ error, or one the package does not have, is not read (the import fails).
      `typing.get_type_hints`, an import of any module outside `KNOWN_LIBRARIES` (so `importlib`,
      `pickle`, `marshal`, `codecs`, `base64`, `ctypes`, `builtins`, `gc`, `inspect`, `os`,
      `subprocess`, `multiprocessing`, `io`, `pathlib`, every third-party package and C extension),
-     a source encoding other than UTF-8, a module nested too deeply to parse or beyond the
-     `MAX_READ_CHARS` the kit reads;
+     a module nested too deeply to parse or beyond the `MAX_READ_CHARS` the kit reads;
    - library internals: each known library's doors (`torch.ops`, `torch.jit`, `torch.compile`,
      `torch.overrides`, `torch.library`, `torch.load`, `torch.ao`, whose tables hold `nn.Softmax`,
      `numpy.load`, `sys.modules`, ...), also where one library re-exports another (`torch.sys`), and
@@ -63,8 +62,6 @@ upgrade can add one.
 from __future__ import annotations
 
 import ast
-import codecs
-import re
 import unicodedata
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -105,6 +102,10 @@ KNOWN_LIBRARIES: dict[str, frozenset[str]] = {
 }
 # A library re-exported under its own name (torch.sys, torch.functools, F.torch) is checked as itself.
 _REROOTED = frozenset(lib for lib, doors in KNOWN_LIBRARIES.items() if doors) | {"operator"}
+
+# Libraries whose base classes call a subclass's own methods while it is created (enum.Enum runs
+# `_generate_next_value_`, `__new__`, `__init__`): such a class hands out its functions at import.
+_CALLS_SUBCLASS_METHODS = frozenset({"enum"})
 
 # Attribute names that are a door whatever object they are read from.
 _OPAQUE_MODULE_NAMES = frozenset({
@@ -149,7 +150,6 @@ _HARMLESS_DUNDERS = frozenset({
 })
 _HIDDEN_MODULE_NAMES = frozenset({"__builtins__", "__build_class__", "__loader__", "__spec__", "__path__",
                                   "__dict__"})
-_CODING_COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 _SNIPPET = 60  # characters of the student's code quoted in a description
 MAX_READ_CHARS = 128 * 1024  # of the package's code read per exercise (the reference has 6 KB): bounds grading time
 
@@ -167,11 +167,13 @@ class Use:
         return f"{self.file}, line {self.line}: {self.description}"
 
 
-def forbidden_uses(sources: Mapping[str, str], module: str, forbidden: Collection[str], *,
+def forbidden_uses(sources: Mapping[str, str | bytes], module: str, forbidden: Collection[str], *,
                    imported_with: Collection[str] = (), package: str = PACKAGE) -> list[Use]:
     """Every use of a forbidden routine, and every construct hiding one, that `module` can run.
 
-    `sources` maps the package's file names (`"softmax.py"`) to their text; `module` is the
+    `sources` maps the package's file names (`"softmax.py"`) to their bytes, or their text read as
+    UTF-8 (with `errors="surrogateescape"` to keep any byte): it is parsed as Python reads the file,
+    byte-order mark and coding line included, so the kit reads the code Python runs. `module` is the
     exercise's module name; `forbidden` the routines' names; `imported_with` other modules the
     sandbox imports in the same process before the exercise's calls end (their import-time code
     runs too). Uses come in reading order, the exercise's module first.
@@ -229,7 +231,6 @@ class _Module:
     name: str
     file: str
     tree: ast.Module | None  # None: not read, for the reason in `unread`
-    source: str
     unread: str = ""
     bindings: dict[str, list[_Binding]] = field(default_factory=dict)
     stars: list[tuple[str, str, int]] = field(default_factory=list)  # (kind, module or path, line)
@@ -239,7 +240,7 @@ class _Module:
 class _PackageReader:
     """The package's modules, parsed when first reached, and what each of their names refers to."""
 
-    def __init__(self, sources: Mapping[str, str], package: str):
+    def __init__(self, sources: Mapping[str, str | bytes], package: str):
         self.package = package
         self.files = {file[:-3]: (file, text) for file, text in sources.items() if file.endswith(".py")}
         self._parsed: dict[str, _Module | None] = {}
@@ -251,7 +252,7 @@ class _PackageReader:
         if name not in self._parsed and name in self.files:
             file, text = self.files[name]
             if len(text) > self._budget:
-                self._parsed[name] = _Module(name, file, None, text, f"goes beyond the {MAX_READ_CHARS // 1024} KB "
+                self._parsed[name] = _Module(name, file, None, f"goes beyond the {MAX_READ_CHARS // 1024} KB "
                                                                      "of the package's code the kit reads")
             else:
                 self._budget -= len(text)
@@ -370,10 +371,18 @@ class _PackageReader:
                         if origin.kind != "library" and origin.name in self.files:
                             loaded.add(origin.name)
                             live.add(origin.name)
-                    if _hands_out_a_function(node):
+                    if _hands_out_a_function(node) or self._calls_its_methods(mod, node):
                         live.add(name)
             if (len(loaded), len(live)) == size:
                 return loaded, live
+
+    def _calls_its_methods(self, mod: _Module, node: ast.AST) -> bool:
+        """A class derived from a library class that runs the subclass's methods while creating it."""
+        if not isinstance(node, ast.ClassDef):
+            return False
+        parents = [*node.bases, *(k.value for k in node.keywords)]
+        return any(o.kind == "library" and o.name.partition(".")[0] in _CALLS_SUBCLASS_METHODS
+                   for parent in parents for o in self.resolve(mod, parent))
 
     def _imported_modules(self, node: ast.AST) -> set[str]:
         found: set[str] = set()
@@ -413,15 +422,16 @@ def _reroot(path: str) -> str:
     return path
 
 
-def _parse(file: str, text: str) -> _Module | None:
-    """The parsed module; None for a syntax error (the grader reports that crash elsewhere)."""
+def _parse(file: str, text: str | bytes) -> _Module | None:
+    """The module as Python parses the file; None for a syntax error (the grader reports that crash)."""
+    data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogateescape")
     try:
-        tree: ast.Module | None = ast.parse(text, filename=file)
+        tree = ast.parse(data, filename=file)
     except (SyntaxError, ValueError):
         return None
     except (RecursionError, MemoryError):  # Python may still import it with a raised recursion limit
-        return _Module(file[:-3], file, None, text, "is nested too deeply for the kit to read")
-    return _Module(file[:-3], file, tree, text)
+        return _Module(file[:-3], file, None, "is nested too deeply for the kit to read")
+    return _Module(file[:-3], file, tree)
 
 
 def _collect_bindings(reader: _PackageReader, mod: _Module) -> None:
@@ -510,7 +520,6 @@ class _ModuleChecker:
         self._first_own_forbidden: tuple[int, str] | None = None  # (line, name), found once
 
     def uses(self) -> list[Use]:
-        self._check_encoding()
         if self.mod.tree is None:
             self._opaque(1, self.mod.unread)
             return self.found
@@ -549,21 +558,6 @@ class _ModuleChecker:
         self.found.append(Use(self.mod.file, line, f"{what}, {CANNOT_TELL}", opaque=True))
 
     # -- the checks
-
-    def _check_encoding(self) -> None:
-        for line in self.mod.source.split("\n", 2)[:2]:
-            cookie = _CODING_COOKIE.match(line)
-            if cookie:
-                try:
-                    encoding = codecs.lookup(cookie.group(1)).name
-                except LookupError:
-                    encoding = cookie.group(1)
-                if encoding not in ("utf-8", "utf-8-sig"):
-                    self._opaque(1, f"declares the text encoding {_cap(encoding)}, in which Python may "
-                                    "read other code than the kit")
-                return
-            if line.strip() and not line.lstrip().startswith("#"):
-                return
 
     def _check_import(self, node: ast.Import | ast.ImportFrom) -> None:
         if isinstance(node, ast.ImportFrom):
