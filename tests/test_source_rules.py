@@ -535,6 +535,8 @@ _mine.softmax = lambda scores, dim=-1: scores
     "deeply nested source": (dict(softmax="x = a" + ".b" * 5000 + "\n"), ("softmax.py", 1, True)),
 }
 
+# Beside these, every submission of tests/submissions/correct (a row loop with math.exp, numpy, log-sum-exp,
+# attention and projection using the library softmax) is graded below.
 HONEST = {
     "the reference": REFERENCE["softmax.py"],
     "log-sum-exp": """
@@ -549,20 +551,6 @@ HONEST = {
             a = scores.detach().numpy()
             e = np.exp(a - a.max(axis=axis, keepdims=True))
             return torch.from_numpy(e / e.sum(axis=axis, keepdims=True)).to(scores.dtype)
-        """,
-    "math.exp in loops": """
-        import math
-        import torch
-        def _row(values):
-            top = max(values)
-            exps = [math.exp(v - top) for v in values]
-            total = sum(exps)
-            return [e / total for e in exps]
-        def softmax(scores, dim=-1):
-            moved = scores.movedim(dim, -1)
-            rows = moved.reshape(-1, moved.shape[-1]).tolist()
-            out = torch.tensor([_row(r) for r in rows], dtype=scores.dtype)
-            return out.reshape(moved.shape).movedim(-1, dim)
         """,
     "max values, where and dtype conversions": """
         import torch
