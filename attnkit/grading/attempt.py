@@ -200,11 +200,11 @@ class Attempt:
             return student
         if self._standins_possible() and not isinstance(request, ConstantsRequest):
             own = self._run_with_standins(request)
-            if self._problem(request, own, reference, names) is None:
-                self._carry(request)
+            if self._problem(request, own, reference, names) is not None:
+                student = own  # its own mistakes, without the dependencies' noise
+            elif self._carry(request):
                 self._remember(request, reference)
                 return own if self.context.carry_forward else None
-            student = own
         self._diagnose(request, student, reference, names, tame=tame, batched=batched)
         self._remember(request, reference)
         return None
@@ -384,14 +384,15 @@ class Attempt:
             self._standin_calls = []
 
         def answer(standin: Standin, standin_call: StandinCall) -> StandinAnswer:
-            if standin_call.grad_outputs is None:
-                self._standin_calls.append((standin, standin_call))
+            if standin_call.grad_outputs is None and all(s != standin for s, _ in self._standin_calls):
+                self._standin_calls.append((standin, standin_call))  # the first call of each is asked again
             return self.oracle.standin(standin, standin_call)
 
         return self.sandbox.run(self._with_standins(request), answer)
 
-    def _carry(self, request: Request) -> None:
-        """Right with stand-ins: find which dependency of the student's was wrong, by asking it directly."""
+    def _carry(self, request: Request) -> bool:
+        """Right with stand-ins: find which dependency of the student's was wrong, by asking it directly.
+        False when none was: then nothing is carried."""
         causes: list[Carried] = []
         asked: set[Standin] = set()
         for standin, standin_call in self._standin_calls:
@@ -402,7 +403,9 @@ class Attempt:
             if cause is not None:
                 causes.append(cause)
         if not causes:
-            causes = self._likely_causes([self.context.module_exercises[s.module] for s in asked or self.context.standins])
+            causes = self._likely_causes([self.context.module_exercises[s.module] for s in asked])
+        if not causes:  # right with stand-ins, wrong without, and no dependency of the student's is wrong:
+            return False  # the code behaves differently when stood in for, and earns nothing by it
         if self.context.carry_forward:
             self.record.carried += causes
         else:
@@ -411,6 +414,7 @@ class Attempt:
                     *(cause.mistakes or ("wrong-values",)),
                     detail=f"{self.context.exercise.id} is right on its own and fails only because your "
                            f"{cause.exercise} does{': ' + cause.detail if cause.detail else ''}"))
+        return True
 
     def _likely_causes(self, called: list[str]) -> list[Carried]:
         """No probe showed the cause (a dependency whose answers are right but whose side effects are not,
@@ -418,8 +422,7 @@ class Attempt:
         build on, that made mistakes of their own."""
         course = self.context.course
         reach = list(dict.fromkeys(e for c in called for e in [c, *course.dependencies(c)]))
-        guilty = [e for e in reach if self.context.found.get(e)]
-        return [Carried(e, tuple(self.context.found.get(e, [])), "") for e in guilty or dict.fromkeys(called)]
+        return [Carried(e, tuple(self.context.found[e]), "") for e in reach if self.context.found.get(e)]
 
     def _dependency_cause(self, standin: Standin, standin_call: StandinCall, request: Request) -> Carried | None:
         """The student's own dependency on the numbers it was given in this check: wrong, and how."""
