@@ -1,0 +1,181 @@
+"""A hostile student's toolkit for writing frames of its own on the sandbox's reply pipe.
+
+The harness copies this file into every hostile submission as `exercises/forgery.py`, so the
+attacks in submissions/malformed-reply--*/ stay short. It is what an attacker who read
+attnkit/sandbox/worker.py and warm.py would write: the worker answers the grader on a pipe the
+student's code shares (fd 4 today), the protocol module is loaded in the same process
+(`sys.modules["attnkit.sandbox.protocol"]`), and the request being served is a local variable of
+the worker's frames. Nothing here depends on fd numbers: the reply pipe is found as the process's
+write-only pipe that is not its output, and the length header is the protocol's own when loaded.
+"""
+import base64
+import json
+import os
+import struct
+import sys
+import threading
+from pathlib import Path
+
+PROTOCOL_MODULE = "attnkit.sandbox.protocol"
+O_ACCMODE, O_WRONLY = 0o3, 0o1
+
+
+def _pipe_inode(fd: int) -> str:
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return ""
+
+
+def _write_only(fd: int) -> bool:
+    try:
+        with open(f"/proc/self/fdinfo/{fd}") as info:
+            flags = next(line for line in info if line.startswith("flags:"))
+    except (OSError, StopIteration):
+        return False
+    return int(flags.split()[1], 8) & O_ACCMODE == O_WRONLY
+
+
+def reply_fds() -> list[int]:
+    """Every write-only pipe of this process other than the one its output goes to."""
+    output = _pipe_inode(1)
+    fds = sorted(int(fd) for fd in os.listdir("/proc/self/fd"))
+    return [fd for fd in fds if fd > 2 and _pipe_inode(fd).startswith("pipe:")
+            and _pipe_inode(fd) != output and _write_only(fd)]
+
+
+def reply_fd() -> int:
+    found = reply_fds()
+    if not found:
+        raise RuntimeError("no reply pipe found: the forgery could not be tried")
+    return found[0]
+
+
+def header() -> struct.Struct:
+    """The protocol's own length header when its module is loaded, else today's (4 bytes, big-endian)."""
+    protocol = sys.modules.get(PROTOCOL_MODULE)
+    found = getattr(protocol, "HEADER", None)
+    return found if isinstance(found, struct.Struct) else struct.Struct(">I")
+
+
+def body(message) -> bytes:
+    """JSON as Python writes it (NaN allowed, lone surrogates as \\u escapes); bytes and text pass as they are."""
+    if isinstance(message, bytes):
+        return message
+    if isinstance(message, str):
+        return message.encode("utf-8", "surrogatepass")
+    return json.dumps(message, allow_nan=True).encode("utf-8")
+
+
+def frame(message, claimed_length: int | None = None) -> bytes:
+    """One frame: the length header (the true length unless told to lie) and the body."""
+    data = body(message)
+    return header().pack(len(data) if claimed_length is None else claimed_length) + data
+
+
+def send(data: bytes, fd: int | None = None) -> None:
+    """Write every byte (a pipe takes a big frame in pieces)."""
+    fd = reply_fd() if fd is None else fd
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def forge(message, claimed_length: int | None = None) -> None:
+    send(frame(message, claimed_length))
+
+
+def encode_array(array) -> dict:
+    """An array as the protocol tags it (float64 bytes, base64)."""
+    import numpy
+
+    data = numpy.ascontiguousarray(array, dtype=numpy.float64)
+    return {"__ndarray__": [list(data.shape), base64.b64encode(data.tobytes()).decode("ascii")]}
+
+
+def current_request() -> dict | None:
+    """The request the worker is serving: a `request` dict with an `op` in one of the frames above us."""
+    frame_ = sys._getframe(1)
+    while frame_ is not None:
+        request = frame_.f_locals.get("request")
+        if isinstance(request, dict) and "op" in request:
+            return request
+        frame_ = frame_.f_back
+    return None
+
+
+def echoed_ids(request: dict | None) -> dict:
+    """Whatever the request carries to pair a reply with it, copied as an honest reply would."""
+    keys = ("id", "seq", "sequence", "nonce", "token", "request_id", "call_id")
+    return {key: request[key] for key in keys if request and key in request}
+
+
+def ok_reply(values: list, request: dict | None, args_after: list | None = None) -> dict:
+    """A well-formed `ok` reply in today's format, answering `request` with `values`."""
+    return {"status": "ok", "value": [encode_array(v) for v in values],
+            "types": ["tensor of float32"] * len(values), "calls": [],
+            "args_after": [encode_array(a) for a in (args_after or [])], **echoed_ids(request)}
+
+
+def hand_written_softmax(scores, dim):
+    """The right weights, written by hand, so that only a forged frame can cost a submission its marks."""
+    import torch
+
+    shifted = scores - scores.amax(dim=dim, keepdim=True)
+    exps = torch.exp(shifted)
+    return exps / exps.sum(dim=dim, keepdim=True)
+
+
+_relays: list[threading.Thread] = []
+
+
+def rewrite_next_frame(rewrite) -> None:
+    """The next frame written on the reply pipe (the worker's own reply, or a stand-in's request)
+    reaches the grader as `rewrite(body)` instead, and nothing else changes: one frame a request, each
+    well formed. A relay thread sits in front of the pipe for that one frame, then steps aside."""
+    for relay in _relays:
+        relay.join()
+    _relays.clear()
+    fd = reply_fd()
+    real = os.dup(fd)
+    ours_r, ours_w = os.pipe()
+    os.dup2(ours_w, fd)
+    os.close(ours_w)
+    relay = threading.Thread(target=_relay_one_frame, args=(ours_r, fd, real, rewrite), daemon=True)
+    relay.start()
+    _relays.append(relay)
+
+
+def _relay_one_frame(source: int, fd: int, real: int, rewrite) -> None:
+    size = header().size
+    pending = b""
+    while len(pending) < size or len(pending) < size + header().unpack(pending[:size])[0]:
+        chunk = os.read(source, 1 << 16)
+        if not chunk:
+            break
+        pending += chunk
+    os.dup2(real, fd)  # the reply pipe is the real one again before the grader can answer
+    (length,) = header().unpack(pending[:size])
+    send(frame(rewrite(pending[size:size + length])) + pending[size + length:], real)
+    os.close(real)
+    os.close(source)
+
+
+def without_evidence(body: bytes) -> bytes:
+    """A genuine reply with every record of what the code called emptied."""
+    reply = json.loads(body)
+    if isinstance(reply, dict) and "calls" in reply:
+        reply["calls"] = []
+    return json.dumps(reply, allow_nan=True).encode("utf-8")
+
+
+def stand_in(namespace: dict, name: str):
+    """The function `name` of a calling module resolves to, when it is not the package's own
+    `<name>.py`'s: a stand-in the grader installed for error carried forward; else None."""
+    own_file = Path(namespace["__file__"]).resolve().parent / f"{name}.py"
+    module = sys.modules.get(f"{namespace['__package__']}.{name}")
+    for function in (namespace.get(name), getattr(module, name, None)):
+        code = getattr(function, "__code__", None)
+        if function is not None and (code is None or Path(code.co_filename).resolve() != own_file):
+            return function
+    return None
