@@ -58,7 +58,7 @@ ZIPS = {
     "zip-bomb": "a zip bomb",
 }
 SECRET_VARIABLE = "ATTNKIT_ADVERSARIAL_SECRET"
-GRADER_MEMORY_MB = 1536  # the bound for the whole grader; here for its largest trusted process
+GRADER_MEMORY_MB = 768  # the largest trusted process (about 250 MB when grading honest students)
 MALFORMED_PROBLEM = re.compile(r"malformed[- ]reply", re.IGNORECASE)
 
 
