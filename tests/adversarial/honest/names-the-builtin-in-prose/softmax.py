@@ -1,8 +1,10 @@
-"""Honest: written by hand, though its prose names torch.softmax, F.softmax and nn.Softmax.
+"""Honest: written by hand, though its prose names torch.softmax, F.softmax and nn.Softmax, and it still
+imports the functional module from an earlier try.
 
 We may not call torch.softmax(scores, dim) or F.softmax here: the lesson asks for it by hand.
 """
 import torch
+import torch.nn.functional as F  # noqa: F401 (left from an earlier try)
 
 SOFTMAX_DIM_DEFAULT = -1  # what torch.nn.functional.softmax would take as `dim`
 
