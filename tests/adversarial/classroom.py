@@ -15,7 +15,10 @@ import sys
 import tomllib
 from pathlib import Path
 
-from kit import CATALOGUE, COURSE, exercise_of_module, overlay_submission
+import pytest
+
+from attnkit.sandbox import isolation
+from kit import CATALOGUE, COURSE, exercise_of_module, overlay_submission, reference_submission
 
 HERE = Path(__file__).resolve().parent
 FORGERY = HERE / "forgery.py"
@@ -25,6 +28,13 @@ TIGHT_SETTINGS = {
     "memory_limit_mb": 1200,  # the memory bomb fills this much (torch alone maps 700 MB), not 2048
 }
 MAX_FEEDBACK_BYTES = 1 << 20  # no file the kit writes for one student may be larger
+NEEDS_SANDBOX = [pytest.mark.slow,
+                 pytest.mark.skipif(isolation.probe() is not None, reason=f"no sandbox: {isolation.probe()}")]
+
+
+def overlays(folder: Path) -> list[str]:
+    """The names of the overlay folders in `folder`, sorted."""
+    return sorted(p.name for p in folder.iterdir() if p.is_dir())
 
 
 def course_copy(target: Path, **settings: float) -> Path:
@@ -44,6 +54,11 @@ def course_copy(target: Path, **settings: float) -> Path:
 def digest(root: Path) -> dict[str, str]:
     return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
             for p in sorted(root.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
+
+
+def honest_submission(target: Path, overlay: Path | None) -> Path:
+    """The reference, with the overlay's modules when there is one."""
+    return reference_submission(target) if overlay is None else overlay_submission(target, overlay)
 
 
 def hostile_submission(target: Path, overlay: Path, marker: str) -> Path:

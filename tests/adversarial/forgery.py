@@ -179,3 +179,19 @@ def stand_in(namespace: dict, name: str):
         if function is not None and (code is None or Path(code.co_filename).resolve() != own_file):
             return function
     return None
+
+
+def uniform_until_stood_in(namespace: dict, Q, K, V, meddling):
+    """attention as an attacker of error carried forward writes it: uniform weights (wrong, so the grader
+    runs it again with a stand-in for softmax) while its own softmax is in place; with a stand-in, the
+    right answer, its call to the stand-in made inside the context manager `meddling()`."""
+    import torch
+
+    scores = namespace["scaled_scores"](Q, K)
+    standing_in = stand_in(namespace, "softmax")
+    if standing_in is None:
+        weights = torch.full_like(scores, 1.0 / scores.shape[-1])
+        return weights @ V, weights
+    with meddling():
+        weights = standing_in(scores, dim=-1)
+    return weights @ V, weights

@@ -31,16 +31,15 @@ from pathlib import Path
 
 import pytest
 
-from attnkit.sandbox import isolation
-from classroom import (HERE, TIGHT_SETTINGS, attacked_exercises, course_copy, digest, feedback, grade,
-                       hostile_submission, oversized_files, unreadable_files, verdicts)
-from kit import COURSE, SUBMISSIONS, overlay_submission, reference_submission
+from classroom import (HERE, NEEDS_SANDBOX, TIGHT_SETTINGS, attacked_exercises, course_copy, digest, feedback,
+                       grade, honest_submission, hostile_submission, overlays, oversized_files, unreadable_files,
+                       verdicts)
+from kit import COURSE, SUBMISSIONS
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(isolation.probe() is not None, reason=f"no sandbox: {isolation.probe()}")]
+pytestmark = NEEDS_SANDBOX
 
 HOSTILE_DIR = HERE / "submissions"
-HOSTILE = sorted(p.name for p in HOSTILE_DIR.iterdir() if p.is_dir())
+HOSTILE = overlays(HOSTILE_DIR)
 MALFORMED = [name for name in HOSTILE if name.startswith("malformed-reply--")]
 BUILTIN = [name for name in HOSTILE if name.startswith("softmax-builtin--")]
 HONEST = {
@@ -70,10 +69,6 @@ class ClassRun:
     secret: str
     report: dict
     course_before: dict[str, str]
-
-
-def honest_submission(target: Path, overlay: Path | None) -> Path:
-    return reference_submission(target) if overlay is None else overlay_submission(target, overlay)
 
 
 def hostile_zips(folder: Path) -> None:

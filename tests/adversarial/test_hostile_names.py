@@ -38,16 +38,14 @@ from pathlib import Path
 import mistune
 import pytest
 
-from attnkit.sandbox import isolation
-from classroom import (HERE, TIGHT_SETTINGS, attacked_exercises, course_copy, feedback_by_student, grade,
-                       oversized_files, unreadable_files)
+from classroom import (HERE, NEEDS_SANDBOX, TIGHT_SETTINGS, attacked_exercises, course_copy, feedback_by_student,
+                       grade, honest_submission, overlays, oversized_files, unreadable_files)
 from kit import SUBMISSIONS, overlay_submission, reference_submission
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(isolation.probe() is not None, reason=f"no sandbox: {isolation.probe()}")]
+pytestmark = NEEDS_SANDBOX
 
 TEXT_DIR = HERE / "text"
-TEXT_ATTACKS = sorted(p.name for p in TEXT_DIR.iterdir() if p.is_dir())
+TEXT_ATTACKS = overlays(TEXT_DIR)
 WRONG_DIM = SUBMISSIONS / "mistakes" / "softmax-wrong-dim--sum-0"
 FORMULA_IDS = ['=HYPERLINK("http:evil.example","marks")', "+1", "-1", "@SUM(1)"]
 LONG_FOLDER_IDS = ["L" * 255, "語" * 85]  # 255 bytes each: the longest name a folder can have
@@ -120,9 +118,8 @@ def zipped(target: Path, package: Path) -> Path:
 def submission(folder: Path, name: str, overlay: Path | None) -> Path:
     """A folder or a zip named `name` in `folder`: the reference, with `overlay`'s modules if given."""
     if not name.lower().endswith(".zip"):
-        return reference_submission(folder / name) if overlay is None else overlay_submission(folder / name, overlay)
-    scratch = folder.parent / "scratch" / name
-    package = reference_submission(scratch) if overlay is None else overlay_submission(scratch, overlay)
+        return honest_submission(folder / name, overlay)
+    package = honest_submission(folder.parent / "scratch" / name, overlay)
     return zipped(folder / name, package / "exercises")
 
 

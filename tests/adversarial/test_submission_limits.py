@@ -29,15 +29,14 @@ from pathlib import Path
 
 import pytest
 
-from attnkit.sandbox import isolation
-from classroom import HERE, TIGHT_SETTINGS, attacked_exercises, course_copy, grade, hostile_submission
+from classroom import (HERE, NEEDS_SANDBOX, TIGHT_SETTINGS, attacked_exercises, course_copy, grade,
+                       hostile_submission, overlays)
 from kit import reference_submission
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(isolation.probe() is not None, reason=f"no sandbox: {isolation.probe()}")]
+pytestmark = NEEDS_SANDBOX
 
 LIMITS_DIR = HERE / "limits"
-ATTACKS = sorted(p.name for p in LIMITS_DIR.iterdir() if p.is_dir())
+ATTACKS = overlays(LIMITS_DIR)
 HOARDERS = [name for name in ATTACKS if name.startswith("contained--")]
 SLEEPERS = [name for name in ATTACKS if name.startswith("timeout-budget--")]
 READER = "keyring--b-reader"
