@@ -16,7 +16,7 @@ from pathlib import Path
 
 import click
 
-from attnkit.config import Course, find_course_file, load_course
+from attnkit.config import Course, course_here
 from attnkit.errors import KitError
 from attnkit.gradebook import GRADES, Gradebook, broken_result
 from attnkit.grading.plugin import Submission
@@ -45,10 +45,6 @@ def main() -> None:
     """Auto-graded exercises for the self-attention lesson."""
 
 
-def current_course() -> Course:
-    return load_course(find_course_file(Path.cwd()))
-
-
 @main.command()
 @click.argument("exercise_ids", nargs=-1, metavar="[EXERCISE]...")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
@@ -56,7 +52,7 @@ def check(exercise_ids: tuple[str, ...], as_json: bool) -> None:
     """Run the public checks on ./exercises and explain each failure."""
     from attnkit.grading.session import run_checks
 
-    course = current_course()
+    course = course_here()
     here = Path.cwd()
     if not (here / PACKAGE).is_dir():
         raise KitError(f"{here}: no `{PACKAGE}` folder here (run this in your handout folder)")
@@ -108,7 +104,7 @@ def grade(submissions: Path, out: Path, jobs: int, force: bool) -> None:
     """Grade every submission under SUBMISSIONS with the hidden graders."""
     from attnkit.grading.parallel import grade_all
 
-    course = current_course()
+    course = course_here()
     gradebook = Gradebook(out, course)
     with tempfile.TemporaryDirectory(prefix="attnkit-grade-") as scratch:
         prepared = find_submissions(submissions, Path(scratch), course)
@@ -176,7 +172,7 @@ def handout(out: Path) -> None:
     """Write the student handout: stubs, public checks and a README."""
     from attnkit.handout import write_handout
 
-    write_handout(current_course(), out)
+    write_handout(course_here(), out)
     click.echo(f"Handout written to {out}")
 
 

@@ -21,10 +21,10 @@ def nbgrader() -> None:
 @click.option("--force", is_flag=True, help="Rebuild an existing course's config and source notebook.")
 def build(course_dir: Path, assignment: str | None, course_id: str | None, timeout: int | None, force: bool) -> None:
     """Write nbgrader_config.py and the source notebook from course.toml."""
-    from attnkit.cli import current_course
+    from attnkit.config import course_here
     from attnkit.nbgrader.build import build_course
 
-    source = build_course(current_course(), course_dir, assignment=assignment, course_id=course_id,
+    source = build_course(course_here(), course_dir, assignment=assignment, course_id=course_id,
                           timeout=timeout, force=force)
     name = source.name
     click.echo(f"Wrote {course_dir / 'nbgrader_config.py'} and {source}/\n"
@@ -56,8 +56,8 @@ def sample(course_dir: Path, assignment: str, student: str) -> None:
               help="Folder to write the `exercises` package into.")
 def extract(assignment_dir: Path, out: Path) -> None:
     """Write the `exercises` package from one student's notebooks (ASSIGNMENT_DIR)."""
-    from attnkit.cli import current_course
+    from attnkit.config import course_here
     from attnkit.nbgrader.extract import extract_exercises
 
-    extract_exercises(assignment_dir, out, current_course())
+    extract_exercises(assignment_dir, out, course_here())
     click.echo(f"Wrote {out / 'exercises'}")
