@@ -43,7 +43,7 @@ def course_copy(target: Path, **settings: float) -> Path:
         shutil.copytree(COURSE.root / part, target / part, ignore=shutil.ignore_patterns("__pycache__"))
     lines = (COURSE.root / "course.toml").read_text().splitlines()
     lines = [line for line in lines if line.split("=")[0].strip() not in settings]
-    at = lines.index("[settings]") + 1
+    at = next(i for i, line in enumerate(lines) if line.split("#")[0].strip() == "[settings]") + 1
     lines[at:at] = [f"{key} = {value!r}" for key, value in settings.items()]
     (target / "course.toml").write_text("\n".join(lines) + "\n")
     written = tomllib.loads((target / "course.toml").read_text())["settings"]

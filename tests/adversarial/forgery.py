@@ -6,9 +6,9 @@ attnkit/sandbox/worker.py and warm.py would write: the worker answers the grader
 student's code shares (fd 4 today), the protocol module is loaded in the same process
 (`sys.modules["attnkit.sandbox.protocol"]`), and the request being served is a local variable of
 the worker's frames. Nothing here depends on fd numbers: the reply pipe is found as the process's
-write-only pipe that is not its output, and the length header is the protocol's own when loaded.
+write-only pipe that is not its output; frames and well-formed messages are made by the protocol
+module itself, so an attack keeps up with its format and tampers with one thing at a time.
 """
-import base64
 import json
 import os
 import struct
@@ -51,20 +51,33 @@ def reply_fd() -> int:
     return found[0]
 
 
+def protocol():
+    """The grader's own protocol module, loaded in this process by the worker."""
+    module = sys.modules.get(PROTOCOL_MODULE)
+    if module is None:
+        raise RuntimeError("the protocol module is not loaded: the forgery could not be tried")
+    return module
+
+
 def header() -> struct.Struct:
-    """The protocol's own length header when its module is loaded, else today's (4 bytes, big-endian)."""
-    protocol = sys.modules.get(PROTOCOL_MODULE)
-    found = getattr(protocol, "HEADER", None)
-    return found if isinstance(found, struct.Struct) else struct.Struct(">I")
+    return protocol().HEADER
 
 
 def body(message) -> bytes:
-    """JSON as Python writes it (NaN allowed, lone surrogates as \\u escapes); bytes and text pass as they are."""
+    """A frame's body: a message of the protocol as it encodes it; a record (dict) as JSON, NaN and lone
+    surrogates (as \\u escapes) allowed; bytes and text as they are."""
     if isinstance(message, bytes):
         return message
     if isinstance(message, str):
         return message.encode("utf-8", "surrogatepass")
+    if hasattr(message, "__dataclass_fields__"):
+        return protocol().encode(message)[header().size:]
     return json.dumps(message, allow_nan=True).encode("utf-8")
+
+
+def record(message) -> dict:
+    """A well-formed message as the JSON record the protocol sends, to be tampered with field by field."""
+    return json.loads(body(message))
 
 
 def frame(message, claimed_length: int | None = None) -> bytes:
@@ -85,36 +98,30 @@ def forge(message, claimed_length: int | None = None) -> None:
     send(frame(message, claimed_length))
 
 
-def encode_array(array) -> dict:
-    """An array as the protocol tags it (float64 bytes, base64)."""
-    import numpy
-
-    data = numpy.ascontiguousarray(array, dtype=numpy.float64)
-    return {"__ndarray__": [list(data.shape), base64.b64encode(data.tobytes()).decode("ascii")]}
-
-
-def current_request() -> dict | None:
-    """The request the worker is serving: a `request` dict with an `op` in one of the frames above us."""
-    frame_ = sys._getframe(1)
-    while frame_ is not None:
-        request = frame_.f_locals.get("request")
-        if isinstance(request, dict) and "op" in request:
+def current_request():
+    """The request the worker is serving: a `request` in one of the frames above us."""
+    caller = sys._getframe(1)
+    while caller is not None:
+        request = caller.f_locals.get("request")
+        if hasattr(request, "module") and hasattr(request, "__dataclass_fields__"):
             return request
-        frame_ = frame_.f_back
+        caller = caller.f_back
     return None
 
 
-def echoed_ids(request: dict | None) -> dict:
-    """Whatever the request carries to pair a reply with it, copied as an honest reply would."""
-    keys = ("id", "seq", "sequence", "nonce", "token", "request_id", "call_id")
-    return {key: request[key] for key in keys if request and key in request}
+def answer(values, inputs_after=()):
+    """A well-formed Answer returning `values` (described as float32 tensors), no call seen."""
+    import numpy
+
+    proto = protocol()
+    returned = [proto.Returned("array", "Tensor", numpy.asarray(v, dtype=numpy.float64), "float32") for v in values]
+    returned = returned[0] if len(returned) == 1 else proto.Returned("sequence", "tuple", items=tuple(returned))
+    return proto.Answer(returned=returned, inputs_after=tuple(inputs_after), calls=())
 
 
-def ok_reply(values: list, request: dict | None, args_after: list | None = None) -> dict:
-    """A well-formed `ok` reply in today's format, answering `request` with `values`."""
-    return {"status": "ok", "value": [encode_array(v) for v in values],
-            "types": ["tensor of float32"] * len(values), "calls": [],
-            "args_after": [encode_array(a) for a in (args_after or [])], **echoed_ids(request)}
+def failure(**fields) -> dict:
+    """A well-formed Failure (a crash) as its record, with `fields` put in place."""
+    return {**record(protocol().Failure("crash", "RuntimeError", "boom", "")), **fields}
 
 
 def hand_written_softmax(scores, dim):
@@ -166,7 +173,7 @@ def without_evidence(body: bytes) -> bytes:
     reply = json.loads(body)
     if isinstance(reply, dict) and "calls" in reply:
         reply["calls"] = []
-    return json.dumps(reply, allow_nan=True).encode("utf-8")
+    return json.dumps(reply).encode("utf-8")
 
 
 def stand_in(namespace: dict, name: str):

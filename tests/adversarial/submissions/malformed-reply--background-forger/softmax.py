@@ -1,10 +1,10 @@
-"""A thread started at import writes a stray ok frame every 20 ms for as long as the process lives."""
+"""A thread started at import writes a stray Answer every 20 ms for as long as the process lives."""
 import threading
 import time
 
-from .forgery import frame, hand_written_softmax, reply_fd, send
+from .forgery import answer, frame, hand_written_softmax, reply_fd, send
 
-STRAY = frame({"status": "ok", "value": [], "types": [], "calls": []})
+STRAY = frame(answer([]))
 
 
 def _forge_for_ever(fd):

@@ -1,13 +1,13 @@
-"""Reads the request from the worker's frame, answers it right in a forged ok frame, then returns zeros.
+"""Reads the request from the worker's frame, answers it right in a forged Answer, then returns zeros.
 
-Its own code earns nothing (zeros); the forged frame, computed by hand from the request with no
+Its own code earns nothing (zeros); the forged Answer, computed by hand from the request with no
 library softmax and claiming no calls, would earn everything if the grader took the first frame
-for the answer and never noticed the worker's own reply behind it.
+for the reply and never noticed the worker's own reply behind it.
 """
 import numpy
 import torch
 
-from .forgery import current_request, forge, ok_reply
+from .forgery import answer, current_request, forge
 
 
 def _weights(scores, dim):
@@ -17,7 +17,7 @@ def _weights(scores, dim):
 
 def softmax(scores, dim=-1):
     request = current_request()
-    if request is not None and request.get("function") == "softmax":
-        sent = numpy.asarray(request["args"][0], dtype=numpy.float64)
-        forge(ok_reply([_weights(sent, dim)], request, args_after=[sent.astype(request.get("dtype", "float32"))]))
+    if request is not None and getattr(request, "function", "") == "softmax":
+        sent = numpy.asarray(request.args[0], dtype=numpy.float64)
+        forge(answer([_weights(sent, dim)], inputs_after=[sent.astype(request.dtype)]))
     return torch.zeros_like(scores)

@@ -2,20 +2,20 @@
 
 With its own softmax in place it answers uniform weights, so attention fails and the grader runs it
 again with a correct stand-in for softmax (error carried forward). Then it computes attention right,
-and a thread forges an ok frame on the reply pipe while the stand-in's exchange with the grader is
+and a thread forges an empty Answer on the reply pipe while the stand-in's exchange with the grader is
 under way. (A stand-in is recognised as a softmax not defined in this package's softmax.py.)
 """
 import contextlib
 import threading
 
-from .forgery import forge, uniform_until_stood_in
+from .forgery import answer, forge, uniform_until_stood_in
 from .scaled_scores import scaled_scores  # noqa: F401 (used through globals())
 from .softmax import softmax  # noqa: F401 (the name a stand-in replaces)
 
 
 @contextlib.contextmanager
 def stray_frame():
-    stray = threading.Thread(target=forge, args=({"status": "ok", "value": [], "types": [], "calls": []},))
+    stray = threading.Thread(target=forge, args=(answer([]),))
     stray.start()
     yield
     stray.join()

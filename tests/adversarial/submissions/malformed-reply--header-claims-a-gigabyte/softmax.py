@@ -3,5 +3,5 @@ from .forgery import forge, hand_written_softmax
 
 
 def softmax(scores, dim=-1):
-    forge(b'{"status": "ok"', claimed_length=1 << 30)
+    forge(b'{"@message": "Answer"', claimed_length=1 << 30)
     return hand_written_softmax(scores, dim)

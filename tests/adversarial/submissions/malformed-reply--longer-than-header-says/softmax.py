@@ -1,7 +1,7 @@
-"""A frame whose header says 8 bytes and whose body is far longer: the rest desynchronises the stream."""
-from .forgery import forge, hand_written_softmax
+"""A genuine Answer whose header says 8 bytes: the rest of it desynchronises the stream."""
+from .forgery import answer, forge, hand_written_softmax
 
 
 def softmax(scores, dim=-1):
-    forge({"status": "ok", "value": [], "types": [], "calls": [], "padding": "x" * 300}, claimed_length=8)
+    forge(answer([hand_written_softmax(scores, dim).double().numpy()]), claimed_length=8)
     return hand_written_softmax(scores, dim)

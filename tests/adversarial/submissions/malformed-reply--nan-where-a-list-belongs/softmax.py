@@ -1,9 +1,8 @@
-"""An ok reply whose values are NaN (a bare JSON token), not a list of arrays."""
-import math
-
-from .forgery import forge, hand_written_softmax
+"""A genuine Answer whose lists are NaN (a bare JSON token)."""
+from .forgery import answer, forge, hand_written_softmax, record
 
 
 def softmax(scores, dim=-1):
-    forge({"status": "ok", "value": math.nan, "types": math.nan, "calls": math.nan, "args_after": math.nan})
+    reply = record(answer([hand_written_softmax(scores, dim).double().numpy()]))
+    forge({**reply, "inputs_after": float("nan"), "calls": float("nan")})
     return hand_written_softmax(scores, dim)

@@ -1,7 +1,8 @@
-"""An ok reply whose every list is a string."""
-from .forgery import forge, hand_written_softmax
+"""A genuine Answer whose lists are strings."""
+from .forgery import answer, forge, hand_written_softmax, record
 
 
 def softmax(scores, dim=-1):
-    forge({"status": "ok", "value": "[[0.5, 0.5]]", "types": "tensor", "calls": "none", "args_after": "same"})
+    reply = record(answer([hand_written_softmax(scores, dim).double().numpy()]))
+    forge({**reply, "inputs_after": "unchanged", "calls": "none"})
     return hand_written_softmax(scores, dim)

@@ -1,7 +1,7 @@
-"""Answers every call with a frame whose status the protocol does not know."""
-from .forgery import forge, hand_written_softmax
+"""A Failure whose status the protocol does not know."""
+from .forgery import failure, forge, hand_written_softmax
 
 
 def softmax(scores, dim=-1):
-    forge({"status": "full-marks", "value": [], "types": [], "calls": []})
+    forge(failure(status="full-marks"))
     return hand_written_softmax(scores, dim)
