@@ -6,9 +6,9 @@ machine, so that it is never stopped by the clock instead of the limit), memory_
 total time budget a submission of TIME_BUDGET seconds (`[settings] time_budget`), by one grading
 process, so students are graded one after another in id order. Expected:
 - `contained--*` hold twice memory_limit_mb outside any one process's address space (in memory
-  files; in forked children): the submission's memory is limited as a whole, so the exercise scores 0
-  failing with `crash`, `exited` or `timeout`, never the right answer it computes once it holds the
-  memory;
+  files; in forked children), a step a call, answering wrong until they hold it all and right after:
+  the submission's memory is limited as a whole, so the exercise scores 0 failing with `crash`,
+  `exited` or `timeout`, never a right answer;
 - `timeout-budget--*` answers right after sleeping just under call_timeout on every call: past the
   budget its remaining checks fail as `timeout`, and it costs the class at most the budget and one
   call_timeout (measured between its feedback file and the one written before it); the whole class

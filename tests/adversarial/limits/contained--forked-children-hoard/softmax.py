@@ -1,16 +1,20 @@
-"""Forks eight children that each hold 300 MB (2.4 GB in all, twice memory_limit_mb) and stay.
+"""Holds 2.4 GB (twice memory_limit_mb) in forked children: eight of 300 MB, each far within its own
+address-space limit.
 
-Each child is far within its own address-space limit; only a limit on the whole submission stops
-them. The children report through a pipe once their memory is touched; then the right answer.
+Two children a call (well within any call's time, however busy the machine), each reporting through
+a pipe once its memory is touched. Until all eight hold theirs it answers wrong; then right. If the
+submission's memory is limited as a whole, a child is refused or killed and every check fails; if
+not, the later checks pass.
 """
 import os
 import time
 
+import torch
+
 from .forgery import hand_written_softmax
 
-CHILDREN = 8
-CHILD_MB = 300
-_ready = []
+CHILDREN, CHILD_MB, STEP = 8, 300, 2
+_holding = []
 
 
 def hoard(ready_w: int) -> None:
@@ -24,18 +28,29 @@ def hoard(ready_w: int) -> None:
         os._exit(0)
 
 
+def hoard_a_step() -> None:
+    ready_r, ready_w = os.pipe()
+    children = []
+    for _ in range(STEP):
+        child = os.fork()
+        if child == 0:
+            hoard(ready_w)
+        children.append(child)
+    os.close(ready_w)
+    reports = b""
+    while len(reports) < STEP:
+        got = os.read(ready_r, STEP)
+        if not got:
+            break
+        reports += got
+    os.close(ready_r)
+    if reports != b"1" * STEP:
+        raise MemoryError(f"{STEP - reports.count(b'1')} of {STEP} children could not hold their memory")
+    _holding.extend(children)
+
+
 def softmax(scores, dim=-1):
-    if not _ready:
-        ready_r, ready_w = os.pipe()
-        for _ in range(CHILDREN):
-            if os.fork() == 0:
-                hoard(ready_w)
-        os.close(ready_w)
-        while len(_ready) < CHILDREN:
-            got = os.read(ready_r, CHILDREN)
-            if not got:
-                raise MemoryError(f"only {len(_ready)} of {CHILDREN} children reported")
-            _ready.extend(got)
-        if b"0"[0] in _ready:
-            raise MemoryError(f"{_ready.count(b'0'[0])} of {CHILDREN} children could not hold their memory")
+    if len(_holding) < CHILDREN:
+        hoard_a_step()
+        return torch.zeros_like(scores)
     return hand_written_softmax(scores, dim)
