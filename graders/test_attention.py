@@ -1,7 +1,7 @@
 """Grader for exercise `attention`: the whole formula, softmax(Q Kᵀ / √d_k) V.
 
-Outside the lesson's example the sizes all differ and none is one more than another (n_q, n_k,
-d_k, d_v), so a transposed grid or a blend along the wrong axis shows in the shapes; the batched
+Outside the lesson's example the sizes all differ, none is one more than another, and none is a
+size of the lesson's example (n_q, n_k, d_k, d_v), so a transposed grid or a blend along the wrong axis shows in the shapes; the batched
 check is square (n_q = n_k), so flipped weights blend without crashing, and it is asked again with
 large scores: one more dimension holding LARGE adds the same amount to every score, which leaves
 the right weights unchanged while e^score overflows; its small twin holds 0 there instead.
@@ -10,7 +10,7 @@ import numpy as np
 
 from attnkit.grading.attempt import call
 
-LARGE = 60.0  # adds LARGE**2 / √d_k (over 1300 here) to every score: e^1300 overflows even float64
+LARGE = 60.0  # adds LARGE**2 / √d_k (over 1000 here) to every score: e^1000 overflows even float64
 NAMES = ("output", "weights")
 
 
@@ -29,14 +29,14 @@ def test_lesson_outputs(attempt, data):
 
 
 def test_non_square(attempt, rng):
-    """3 queries, 7 keys of length d_k = 5, values of length d_v = 2"""
-    Q, K, V = rng.normal(size=(3, 5)), rng.normal(size=(7, 5)), rng.normal(size=(7, 2))
+    """4 queries, 11 keys of length d_k = 5, values of length d_v = 7"""
+    Q, K, V = rng.normal(size=(4, 5)), rng.normal(size=(11, 5)), rng.normal(size=(11, 7))
     attempt.expect(attention(Q, K, V), names=NAMES)
 
 
 def test_batched_float64(attempt, rng):
-    """a batch of 2, 8 queries and 8 keys, float64 in, then the same with large scores"""
-    Q, K, V = rng.normal(size=(2, 8, 5)), rng.normal(size=(2, 8, 5)), rng.normal(size=(2, 8, 3))
+    """a batch of 5, 8 queries and 8 keys of length 10, float64 in, then the same with large scores"""
+    Q, K, V = rng.normal(size=(5, 8, 10)), rng.normal(size=(5, 8, 10)), rng.normal(size=(5, 8, 4))
     attempt.expect(attention(Q, K, V, dtype="float64"), batched=True, names=NAMES)
     large = attention(grown(Q, LARGE), grown(K, LARGE), V, dtype="float64")
     small = attention(grown(Q, 0.0), grown(K, 0.0), V, dtype="float64")

@@ -1,9 +1,10 @@
 """Grader for exercise `scaled_scores`: steps 1 and 2, score and scale, Q Kᵀ / √d_k.
 
-The sizes are chosen so that each catalogued mistake gives a different answer: n_q, n_k and d_k
-all differ, none is one more than another, and √d_k is no size (so √d_k, d_k, √n_q, √n_k and the
-number of dimensions are all different numbers); a transposed grid has the wrong shape; the batched
-checks have leading dimensions, where a 2-D-only transpose crashes or mixes them up.
+The sizes are chosen so that each catalogued mistake gives a different answer: n_q, n_k, d_k and
+the batch sizes all differ, none is one more than another, none is a size of the lesson's example
+(2 and 3, which code that only works there would use), and √d_k is no size (so √d_k, d_k, √n_q,
+√n_k and the number of dimensions are all different numbers); a transposed grid has the wrong
+shape; the batched checks have leading dimensions, where a 2-D-only transpose crashes or mixes them up.
 """
 import numpy as np
 
@@ -22,11 +23,11 @@ def test_lesson_scores(attempt, data):
 
 
 def test_non_square(attempt, rng):
-    """3 queries against 5 keys of length d_k = 7: a (3, 5) grid divided by √7"""
-    attempt.expect(scaled_scores(rng.normal(size=(3, 7)), rng.normal(size=(5, 7))))
+    """4 queries against 11 keys of length d_k = 7: a (4, 11) grid divided by √7"""
+    attempt.expect(scaled_scores(rng.normal(size=(4, 7)), rng.normal(size=(11, 7))))
 
 
 def test_batched_float64(attempt, rng):
-    """leading batch dimensions (2, 3) pass through, float64 in"""
-    Q, K = rng.normal(size=(2, 3, 5, 7)), rng.normal(size=(2, 3, 10, 7))
+    """leading batch dimensions (5, 8) pass through, float64 in"""
+    Q, K = rng.normal(size=(5, 8, 7, 13)), rng.normal(size=(5, 8, 11, 13))
     attempt.expect(scaled_scores(Q, K, dtype="float64"), batched=True)

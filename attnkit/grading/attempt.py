@@ -255,7 +255,8 @@ class Attempt:
     def _explain(self, request: Request, values: list[np.ndarray], expected: list[np.ndarray],
                  names: Sequence[str], batched: bool) -> None:
         """One mistake, else two, else a batch-only or input-independent sign, else what was seen."""
-        for size in (1, 2):
+        finite = any(np.isfinite(v).any() for v in values)  # nan and inf alone say too little to name a mistake
+        for size in (1, 2) if finite else ():
             found = explanations(values, self.oracle.candidates(request, size), self.context.rtol, self.context.atol)
             if found:
                 self.record.findings.append(Finding(found, fallback=self._generic(values, expected, names)[0]))

@@ -9,7 +9,7 @@ shape came back, which axis sums to 1, by what factor the values differ).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Collection, Iterable, Sequence
 
 import numpy as np
 
@@ -38,13 +38,21 @@ class Finding:
         return cls([tuple(mistakes)], detail, mistakes=tuple(mistakes))
 
 
-def resolve(findings: Sequence[Finding]) -> None:
+def resolve(findings: Sequence[Finding], whole: Collection[str] = ()) -> None:
     """Choose each finding's mistakes: the one explanation, or among several the one the others support.
 
     A mistake named without doubt by any finding of the exercise (the student's code is the same in
     every check) settles an ambiguous finding whose explanations include it; what stays ambiguous
-    names the finding's generic fallback, never a guess.
+    names the finding's generic fallback, never a guess. A mistake in `whole` (one that is a property of
+    all the code, such as `hard-coded`) is kept only if no other finding shows numbers it leaves
+    unexplained.
     """
+    unexplained = any(f.explanations == [("wrong-values",)] for f in findings)
+    if unexplained and whole:
+        for finding in findings:
+            kept = [e for e in finding.explanations if not set(e) & set(whole)]
+            if kept != finding.explanations:
+                finding.explanations = kept or [(finding.fallback,)]
     certain = {m for f in findings if len(f.explanations) == 1 and not f.proven_only for m in f.explanations[0]}
     for finding in findings:
         if finding.proven_only:

@@ -206,7 +206,8 @@ class GradingPlugin:
 
     def _settle(self, state: _StudentState, exercise: Exercise, exercise_state: _ExerciseState) -> ExerciseResult:
         """The exercise's checks, their findings settled together, as results."""
-        resolve([f for _, _, record in exercise_state.checks for f in record.findings])
+        resolve([f for _, _, record in exercise_state.checks for f in record.findings],
+                whole={m.id for m in self.catalogue.mistakes.values() if m.generic})
         result = ExerciseResult(exercise.id, sum(c.points for c, _, _ in exercise_state.checks))
         for check, name, record in exercise_state.checks:
             result.checks.append(self._check_result(exercise, check, name, record))

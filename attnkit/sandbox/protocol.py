@@ -146,6 +146,7 @@ class Part:
     weight_shape: tuple[int, ...] | None
     has_bias: bool
     same_as: str | None
+    registered: bool  # its weight (or itself, a bare tensor) is one of the module's parameters
 
 
 @dataclass(frozen=True)

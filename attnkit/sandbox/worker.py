@@ -296,12 +296,13 @@ def run_call(package: str, request: CallRequest, channel: Channel | None) -> Ans
 
 
 def describe_parts(module: Any, names: tuple[str, ...]) -> dict[str, Part]:
-    """Which of the named parts exist, their type and weight shape, and which share a weight."""
+    """Which of the named parts exist, their type and weight shape, which share a weight, which are registered."""
     torch = _torch()
+    registered = {id(p) for p in module.parameters()} if isinstance(module, torch.nn.Module) else set()
     owners: dict[int, str] = {}
     parts: dict[str, Part] = {}
     for name in names:
-        part = getattr(module, name, None)
+        part = _attribute(module, name)
         weight = getattr(part, "weight", None)
         tensor = weight if isinstance(weight, torch.Tensor) else part if isinstance(part, torch.Tensor) else None
         parts[name] = Part(
@@ -310,6 +311,7 @@ def describe_parts(module: Any, names: tuple[str, ...]) -> dict[str, Part]:
             weight_shape=tuple(int(n) for n in weight.shape) if isinstance(weight, torch.Tensor) else None,
             has_bias=isinstance(getattr(part, "bias", None), torch.Tensor),
             same_as=owners.get(id(tensor)) if tensor is not None else None,
+            registered=tensor is not None and id(tensor) in registered,
         )
         if tensor is not None:
             owners.setdefault(id(tensor), name)
@@ -317,26 +319,37 @@ def describe_parts(module: Any, names: tuple[str, ...]) -> dict[str, Part]:
 
 
 def set_weights(module: Any, weights: dict[str, np.ndarray], zero_unset: bool) -> tuple[dict[str, Any], tuple[str, ...]]:
-    """Set weights through the module's registered parameters; (parameters set, names that could not be)."""
+    """Set each weight found at its attribute path (`W_q.weight`) that is one of the module's registered
+    parameters (by identity: a property or a ModuleDict may hold it); (parameters set, paths that could not be)."""
     torch = _torch()
-    registered = dict(module.named_parameters(remove_duplicate=False)) if isinstance(module, torch.nn.Module) else {}
+    registered = {id(p) for p in module.parameters()} if isinstance(module, torch.nn.Module) else set()
     loaded, unset = {}, []
-    for name, array in weights.items():
-        param = registered.get(name)
-        if param is None or tuple(param.shape) != array.shape:
-            unset.append(name)
+    for path, array in weights.items():
+        param = _attribute(module, path)
+        if not isinstance(param, torch.Tensor) or id(param) not in registered or tuple(param.shape) != array.shape \
+                or any(param is other for other in loaded.values()):
+            unset.append(path)
             continue
         with torch.no_grad():
             param.copy_(torch.tensor(array, dtype=param.dtype))
         param.requires_grad_(True)
-        loaded[name] = param
+        loaded[path] = param
     if zero_unset and isinstance(module, torch.nn.Module):
         others = [*module.named_parameters(), *module.named_buffers()]
         with torch.no_grad():
-            for name, tensor in others:
-                if name not in loaded and tensor.dim() == 1 and tensor.is_floating_point():
+            for _, tensor in others:
+                if all(tensor is not p for p in loaded.values()) and tensor.dim() == 1 and tensor.is_floating_point():
                     tensor.zero_()
     return loaded, tuple(unset)
+
+
+def _attribute(owner: Any, path: str) -> Any:
+    for name in path.split("."):
+        try:
+            owner = getattr(owner, name, None)
+        except Exception:  # a property of the student's that raises
+            return None
+    return owner
 
 
 def run_module(package: str, request: ModuleRequest, channel: Channel | None) -> Answer:
