@@ -1,22 +1,19 @@
-"""Exercise `softmax`, tfernd/sd-fused sd/utils/softmax.py.
+"""Exercise `softmax`, tfernd/sd-fused sd/utils/softmax.py (the earlier version).
 
-Softmax in float32 whatever comes in, then back to the input's dtype. (The original takes dim
-keyword-only: `def softmax(x: Tensor, *, dim: int)`; made positional for the exercise.)
+    def softmax(x: Tensor, *, dim: int) -> Tensor:
+        \"\"\"Softmax implementation.\"\"\"
+        x = x.softmax(dim, dtype=x.dtype)
+        return x
+(dim was keyword-only; made positional for the exercise.)
 """
 from __future__ import annotations
 
-# import torch
 from torch import Tensor
 
 
 def softmax(x: Tensor, dim: int = -1) -> Tensor:
-    """In-place softmax implementation."""
+    """Softmax implementation."""
 
-    dtype = x.dtype
-
-    x = x.float()
-    x = x.softmax(dim)
-    # x = x.softmax(dim, dtype=torch.float32) # ? is this better?
-    x = x.to(dtype)
+    x = x.softmax(dim, dtype=x.dtype)
 
     return x
