@@ -43,6 +43,7 @@ def test_help_lists_every_command():
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, where, problem):
     shutil.copy(REPO / "course.toml", tmp_path / "course.toml")
     shutil.copytree(REPO / "graders", tmp_path / "graders")
+    shutil.copytree(REPO / "solutions", tmp_path / "solutions")
     if args[:2] == ["check", "no-such-exercise"]:
         reference_submission(tmp_path)
     result = run(args, tmp_path)
