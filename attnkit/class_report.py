@@ -16,7 +16,8 @@ from typing import Any, Iterable
 
 from attnkit.config import Course
 from attnkit.escaping import html_text
-from attnkit.gradebook import Gradebook, write_atomically
+from attnkit.errors import KitError
+from attnkit.gradebook import FEEDBACK, Gradebook, write_atomically
 from attnkit.grading.results import SubmissionResult
 from attnkit.reports import plural
 
@@ -100,6 +101,8 @@ def build_report(course: Course, results: Iterable[SubmissionResult]) -> ClassRe
 def write_report(out: Path, course: Course) -> ClassReport:
     """Read `out`'s gradebook and write `out/report.json` and `out/report.html`."""
     results = Gradebook(out, course).results.values()
+    if not results:
+        raise KitError(f"{Path(out) / FEEDBACK}: no graded students here (run attnkit grade first)")
     report = build_report(course, results)
     write_atomically(Path(out) / REPORT_JSON, json.dumps(report.to_json(), indent=2) + "\n")
     write_atomically(Path(out) / REPORT_HTML, render_html(report))

@@ -43,7 +43,8 @@ class KitGroup(click.Group):
             error.show()
             sys.exit(error.exit_code)
         except click.ClickException as error:
-            where = error.ctx.command_path if getattr(error, "ctx", None) else "attnkit"
+            context = getattr(error, "ctx", None)
+            where = " ".join(["attnkit", *(context.command_path.split()[1:] if context else [])])
             message = " ".join(error.format_message().split())
             _fail(f"{message} (see {where} --help)", error.exit_code)
         except click.Abort:
