@@ -31,7 +31,6 @@ class ClassRun:
     """What a run did, so far or in all."""
 
     out: Path
-    started: bool = False  # past intake: submissions found and the gradebook open
     todo: int = 0
     graded: int = 0
     skipped: int = 0
@@ -100,7 +99,7 @@ def grade_class(course: Course, submissions: Path, out: Path, *, jobs: int, forc
             gradebook.refuse_foreign_grades(force=force)
             scrubber = PathScrubber([course.root, Path(submissions).absolute()], parents=[scratch])
             todo = _triage(course, prepared, gradebook, scrubber, force, run, listener)
-            run.started, run.todo = True, len(todo)
+            run.todo = len(todo)
             listener.starting(len(todo))
             _grade(course, todo, jobs, gradebook, scrubber, run, listener)
         run.report = write_report(run.out, course)

@@ -153,8 +153,8 @@ def grade(submissions: Path, out: Path, jobs: int, force: bool) -> None:
 
 
 def interrupted_line(run: ClassRun) -> str:
-    if not run.started:
-        return "interrupted before grading started; nothing was graded: run the same command again"
+    if not run.graded:
+        return "interrupted before any submission was graded: run the same command again"
     return (f"interrupted after {run.graded} of {run.todo} submission(s); {run.grades} holds them: "
             "run the same command again to grade the rest")
 

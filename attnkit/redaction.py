@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Iterable
 
 from attnkit.grading.results import SubmissionResult
-from attnkit.sandbox.isolation import SUBMISSION
 
 SCRATCH_PREFIX = "attnkit-"  # every scratch folder the kit makes under the temporary folder starts so
 
@@ -38,6 +37,8 @@ class PathScrubber:
     """
 
     def __init__(self, roots: Iterable[Path | str], parents: Iterable[Path | str] = ()):
+        from attnkit.sandbox.isolation import SUBMISSION  # where a sandbox sees the package; its import runs ldconfig
+
         def forms(folders: Iterable[Path | str]) -> list[str]:
             found = {str(form).rstrip("/") for folder in folders for form in (Path(folder), Path(folder).resolve())}
             return sorted((f for f in found if f), key=len, reverse=True)
