@@ -79,7 +79,10 @@ class NotebookSubmissions:
     def read(self, folder: Path) -> dict[str, bytes]:
         from attnkit.nbgrader.extract import answer_sources, find_assignment_dir, package_files
 
-        files = package_files(answer_sources(find_assignment_dir(folder)), self.course)
+        assignment = find_assignment_dir(folder)
+        if assignment is None:
+            raise KitError(f"{folder}: no notebooks of one assignment in this nbgrader submission")
+        files = package_files(answer_sources(assignment), self.course)
         return {name: text.encode("utf-8") for name, text in files.items()}
 
 
@@ -133,7 +136,7 @@ def _triage(course: Course, prepared: list[Prepared], gradebook: Gradebook, scru
         item.fingerprint = f"{version}:{item.fingerprint or item.problem}"
         if not force and gradebook.is_current(item.student, item.fingerprint):
             run.skipped += 1
-        elif item.problem:
+        elif item.problem or item.root is None:
             run.broken += 1
             result = scrubber.result(broken_result(course, item.student, item.problem, item.fingerprint))
             gradebook.record(result)

@@ -12,7 +12,8 @@ import math
 import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from attnkit.config import Course
 from attnkit.escaping import html_text

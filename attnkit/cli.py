@@ -13,6 +13,7 @@ import shutil
 import sys
 import textwrap
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import click
@@ -34,11 +35,12 @@ TOP_MISTAKES = 5
 class KitGroup(click.Group):
     """One line on stderr for every bad usage or input (exit 2) and for Ctrl-C (exit 130)."""
 
-    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,  # type: ignore[override]
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return super().main(args, prog_name, complete_var, False, **extra)
         try:
-            code = super().main(*args, standalone_mode=False, **kwargs)
+            code = super().main(args, prog_name, complete_var, False, **extra)
         except click.exceptions.NoArgsIsHelpError as error:
             error.show()
             sys.exit(error.exit_code)

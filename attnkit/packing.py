@@ -44,7 +44,7 @@ def pack_submission(folder: Path, student: str, out: Path) -> Packed:
     try:
         Path(out).mkdir(parents=True, exist_ok=True)
         with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
-            for path, name in zip(sources, packed.files):
+            for path, name in zip(sources, packed.files, strict=True):
                 source = path.read_bytes()
                 archive.writestr(name, source)
                 packed.warnings += [f"{name}: {problem}" for problem in module_problems(source)]
@@ -57,9 +57,10 @@ def module_problems(source: bytes) -> list[str]:
     """Why a module would score nothing as it stands: it does not parse, or it is still a stub."""
     try:
         tree = ast.parse(source)
-    except (SyntaxError, ValueError) as error:
-        where = f"line {error.lineno}: " if getattr(error, "lineno", None) else ""
-        return [f"does not parse ({where}{getattr(error, 'msg', error)}); it will score nothing as it is"]
+    except SyntaxError as error:
+        return [f"does not parse (line {error.lineno}: {error.msg}); it will score nothing as it is"]
+    except ValueError as error:  # a null byte, before Python 3.12
+        return [f"does not parse ({error}); it will score nothing as it is"]
     return [f"still the stub: {marker}" for marker in stub_markers(tree)]
 
 

@@ -15,7 +15,7 @@ import sysconfig
 import tempfile
 from dataclasses import replace
 from pathlib import Path
-from typing import Iterable
+from collections.abc import Iterable
 
 from attnkit.grading.results import SubmissionResult
 

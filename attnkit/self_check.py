@@ -9,7 +9,8 @@ from __future__ import annotations
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
+from collections.abc import Sequence
 
 from attnkit.config import find_course_file, load_course
 from attnkit.errors import KitError

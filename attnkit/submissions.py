@@ -25,7 +25,8 @@ import zipfile
 from dataclasses import dataclass, field
 from itertools import chain, islice
 from pathlib import Path, PurePosixPath
-from typing import Iterable, Protocol
+from typing import Protocol
+from collections.abc import Iterable
 
 from attnkit.errors import KitError
 
