@@ -118,10 +118,9 @@ h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { margin-top: 1.8em; border-bo
 .muted { color: #666; } svg { display: block; margin: 0.6em 0; } svg text { font: 12px system-ui, sans-serif; }
 table { border-collapse: collapse; } td, th { padding: 0.25em 0.8em; text-align: left; border-bottom: 1px solid #eee; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
-details { margin: 0.2em 0 0.8em 1em; } summary { cursor: pointer; color: #444; }
 .who { color: #333; font-size: 0.92em; }
 """
-BAR, GOOD, MISTAKE_COLOUR, AXIS = "#4c78a8", "#59a14f", "#e15759", "#888"
+BAR, GOOD, MISTAKE_COLOUR, AXIS, TRACK = "#4c78a8", "#59a14f", "#e15759", "#888", "#eee"
 
 
 def render_html(report: ClassReport) -> str:
@@ -134,7 +133,8 @@ def render_html(report: ClassReport) -> str:
         summary += f"; {len(broken)} could not be graded (a score of 0)"
     parts = [f"<h1>{html_text(report.course)}: class report</h1>",
              f"<p class=muted>Lesson: {html_text(report.lesson)}. {summary}.</p>",
-             "<h2>Scores</h2>", histogram_svg(totals, report.max_total),
+             "<h2>Scores</h2>", f"<p class=muted>Students by total score, out of {report.max_total:g}.</p>",
+             histogram_svg(totals, report.max_total),
              "<h2>Exercises</h2>", exercises_svg(report.exercises), exercises_table(report.exercises),
              "<h2>Most common mistakes</h2>", top_mistakes_html(report)]
     parts += ["<h2>Mistakes by exercise</h2>"] + [exercise_mistakes_html(e) for e in report.exercises]
@@ -175,19 +175,10 @@ def histogram_svg(totals: list[float], max_total: float) -> str:
 
 def exercises_svg(exercises: list[ExerciseSummary]) -> str:
     """Each exercise's mean as a share of its points, and how many earned full marks."""
-    row, label_width, width = 30, 160, 900
-    scale = width - label_width - 260
-    shapes = []
-    for index, exercise in enumerate(exercises):
-        y = index * row + 6
-        share = exercise.mean / exercise.max_score if exercise.max_score else 0.0
-        shapes += [f"<text x=0 y={y + 15}>{html_text(exercise.id)}</text>",
-                   f"<rect x={label_width} y={y} width={scale} height=20 fill='#eee'/>",
-                   f"<rect x={label_width} y={y} width={scale * share:.1f} height=20 fill='{GOOD}'>"
-                   f"<title>mean {exercise.mean:.2f} of {exercise.max_score:g}</title></rect>",
-                   f"<text x={label_width + scale + 8} y={y + 15}>mean {exercise.mean:.2f} / {exercise.max_score:g}; "
-                   f"full marks: {exercise.full_marks} of {len(exercise.scores)}</text>"]
-    return _svg(width, row * len(exercises) + 10, "Mean score and full marks by exercise", shapes)
+    bars = [Bar(e.id, e.mean / e.max_score if e.max_score else 0.0,
+                f"mean {e.mean:.2f} / {e.max_score:g}; full marks: {e.full_marks} of {len(e.scores)}",
+                f"mean {e.mean:.2f} of {e.max_score:g}") for e in exercises]
+    return bars_svg(bars, "Mean score and full marks by exercise", GOOD, label_width=160)
 
 
 def exercises_table(exercises: list[ExerciseSummary]) -> str:
@@ -206,29 +197,53 @@ def top_mistakes_html(report: ClassReport, count: int = 10) -> str:
 
 
 def exercise_mistakes_html(exercise: ExerciseSummary) -> str:
-    """One exercise's mistakes as bars, each with the students who made it."""
+    """One exercise's mistakes, a row each: how many students made it, as a number and a bar, and who."""
     head = f"<h3>{html_text(exercise.id)}: {html_text(exercise.title)}</h3>"
     if not exercise.mistakes:
         return head + "<p class=muted>No mistakes found.</p>"
-    who = "".join(f"<details open><summary>{html_text(m.id)}: {plural(m.count, 'student')}</summary>"
-                  f"<p class=who>{_names(m.students)}</p></details>" for m in exercise.mistakes)
-    return head + mistakes_svg([(m.id, m) for m in exercise.mistakes], len(exercise.scores)) + who
+    size = len(exercise.scores)
+    rows = "".join(f"<tr><td>{html_text(m.id)}</td><td class=num>{m.count} of {size}</td>"
+                   f"<td>{_small_bar(m.count / size if size else 0.0)}</td><td class=who>{_names(m.students)}</td></tr>"
+                   for m in exercise.mistakes)
+    return head + f"<table><tr><th>mistake</th><th colspan=2>students</th><th>who</th></tr>{rows}</table>"
+
+
+def _small_bar(share: float) -> str:
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' width=120 height=12 role=img aria-label='{share:.0%}'>"
+            f"<rect width=120 height=12 fill='{TRACK}'/><rect width={120 * share:.1f} height=12 "
+            f"fill='{MISTAKE_COLOUR}'/></svg>")
 
 
 def mistakes_svg(rows: list[tuple[str, Mistake]], class_size: int) -> str:
-    """A bar a mistake, as long as the number of students who made it."""
-    row, label_width, width = 26, 330, 900
-    scale = width - label_width - 120
-    most = max((m.count for _, m in rows), default=1) or 1
+    """A bar a mistake: the share of the class who made it."""
+    bars = [Bar(label, mistake.count / class_size if class_size else 0.0, f"{mistake.count} of {class_size}",
+                ", ".join(mistake.students)) for label, mistake in rows]
+    return bars_svg(bars, "Students who made each mistake", MISTAKE_COLOUR, label_width=330)
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One row of a bar chart: its label, how full the bar is (0 to 1), the words after it, its tooltip."""
+
+    label: str
+    share: float
+    caption: str
+    tooltip: str
+
+
+def bars_svg(bars: list[Bar], title: str, colour: str, *, label_width: int) -> str:
+    """Horizontal bars on a light track, a row each; every text escaped."""
+    row, width = 28, 900
+    scale = width - label_width - 250
     shapes = []
-    for index, (label, mistake) in enumerate(rows):
+    for index, bar in enumerate(bars):
         y = index * row + 4
-        shapes += [f"<text x=0 y={y + 14}>{html_text(label, 60)}</text>",
-                   f"<rect x={label_width} y={y} width={scale * mistake.count / most:.1f} height=18 "
-                   f"fill='{MISTAKE_COLOUR}'><title>{html_text(', '.join(mistake.students), 2000)}</title></rect>",
-                   f"<text x={label_width + scale * mistake.count / most + 6:.1f} y={y + 14}>"
-                   f"{mistake.count} of {class_size}</text>"]
-    return _svg(width, row * len(rows) + 8, "Students who made each mistake", shapes)
+        shapes += [f"<text x=0 y={y + 15}>{html_text(bar.label, 60)}</text>",
+                   f"<rect x={label_width} y={y} width={scale} height=20 fill='{TRACK}'/>",
+                   f"<rect x={label_width} y={y} width={scale * min(bar.share, 1.0):.1f} height=20 fill='{colour}'>"
+                   f"<title>{html_text(bar.tooltip, 2000)}</title></rect>",
+                   f"<text x={label_width + scale + 8} y={y + 15}>{html_text(bar.caption)}</text>"]
+    return _svg(width, row * len(bars) + 8, title, shapes)
 
 
 def _names(students: list[str]) -> str:
