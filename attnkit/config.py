@@ -1,33 +1,52 @@
-"""course.toml: the registry of exercises, checks, points and settings.
+"""course.toml: the registry of exercises, checks, points, settings and the lesson's numbers.
 
-`load_course` refuses a malformed or inconsistent registry with a one-line
-reason that names the file and the key, before any grading starts.
+`load_course` refuses a malformed, misspelt or inconsistent registry with a one-line reason that
+names the file and the key, before any grading starts. The engine's own settings have a fixed,
+documented schema (`Settings`); an exercise's settings are declared by its grader
+(`SETTINGS = {...}` at the top of `graders/test_<id>.py`, name: default) and checked against that
+declaration, so a second course brings its own settings with no engine change.
 """
 from __future__ import annotations
 
+import ast
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from attnkit.errors import KitError
 
 COURSE_FILE = "course.toml"
+PACKAGE = "exercises"  # the package every handout and submission holds
 
-DEFAULT_SETTINGS: dict[str, float] = {
-    "cake_chocolate_threshold": 0.05,
-    "cake_eggless_minimum": 0.10,
-    "prediction_tolerance": 0.02,
-    "rtol": 1e-4,
-    "atol": 1e-5,
-    "call_timeout": 10.0,
-    "memory_limit_mb": 2048,
-    "output_limit_kb": 64,
-}
+
+def grader_file_name(exercise_id: str) -> str:
+    return f"test_{exercise_id}.py"
 
 
 class ConfigError(KitError):
     """course.toml is missing, malformed or inconsistent."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The engine's settings (`[settings]` in course.toml); every one optional."""
+
+    rtol: float = 1e-4               # relative tolerance when answers are compared
+    atol: float = 1e-5               # absolute tolerance when answers are compared
+    call_timeout: float = 10.0       # seconds one call into student code may take
+    time_budget: float = 60.0        # seconds all of one submission's calls may take together
+    memory_limit_mb: int = 2048      # memory of one submission, all its processes together
+    output_limit_kb: int = 64        # what a submission may print, kept for its feedback
+
+
+@dataclass(frozen=True)
+class Grading:
+    """Grading policy (`[grading]` in course.toml)."""
+
+    carry_forward: bool = True       # error carried forward (CONTRACT.md section 3)
 
 
 @dataclass(frozen=True)
@@ -47,6 +66,8 @@ class Exercise:
     depends_on: tuple[str, ...]
     points: float
     checks: tuple[Check, ...]
+    functions: tuple[str, ...] = ()  # what later exercises call: stood in for under error carried forward
+    settings: dict[str, Any] = field(default_factory=dict)
 
     @property
     def public_checks(self) -> tuple[Check, ...]:
@@ -62,14 +83,20 @@ class Course:
     solutions_dir: Path
     graders_dir: Path
     mistakes_dir: Path
-    settings: dict[str, float]
-    exercises: tuple[Exercise, ...] = field(default_factory=tuple)
+    settings: Settings
+    grading: Grading
+    data: dict[str, Any]
+    exercises: tuple[Exercise, ...]
 
     def exercise(self, exercise_id: str) -> Exercise:
         for exercise in self.exercises:
             if exercise.id == exercise_id:
                 return exercise
         raise KeyError(exercise_id)
+
+    @property
+    def file(self) -> Path:
+        return self.root / COURSE_FILE
 
     @property
     def ids(self) -> list[str]:
@@ -80,7 +107,7 @@ class Course:
         return sum(e.points for e in self.exercises)
 
     def grader_file(self, exercise: Exercise) -> Path:
-        return self.graders_dir / f"test_{exercise.id}.py"
+        return self.graders_dir / grader_file_name(exercise.id)
 
     def dependencies(self, exercise_id: str) -> list[str]:
         """Every exercise this one builds on, nearest first."""
@@ -94,6 +121,12 @@ class Course:
         return seen
 
 
+TOP_KEYS = {"course", "settings", "grading", "data", "exercise"}
+COURSE_KEYS = {"name", "lesson", "exercises", "solutions", "graders", "mistakes"}
+EXERCISE_KEYS = {"id", "title", "module", "depends_on", "points", "checks", "functions", "settings"}
+CHECK_KEYS = {"test", "points", "public"}
+
+
 class _Reader:
     """Typed access to a TOML table that names the key in every complaint."""
 
@@ -103,21 +136,24 @@ class _Reader:
     def fail(self, key: str, problem: str) -> ConfigError:
         return ConfigError(f"{self.path}: {key}: {problem}")
 
+    def known(self, table: dict[str, Any], keys: set[str], where: str) -> None:
+        unknown = sorted(set(table) - keys)
+        if unknown:
+            raise self.fail(f"{where}{unknown[0]}", f"unknown key (known: {', '.join(sorted(keys))})")
+
     def get(self, table: dict[str, Any], key: str, where: str, kind: type | tuple, default: Any = ...) -> Any:
         if key not in table:
             if default is ...:
                 raise self.fail(f"{where}{key}", "missing")
             return default
         value = table[key]
-        if isinstance(value, bool) and kind is not bool:
-            raise self.fail(f"{where}{key}", f"expected {_kind_name(kind)}, got {value!r}")
-        if not isinstance(value, kind):
+        if (isinstance(value, bool) and kind is not bool) or not isinstance(value, kind):
             raise self.fail(f"{where}{key}", f"expected {_kind_name(kind)}, got {value!r}")
         return value
 
 
 def _kind_name(kind: type | tuple) -> str:
-    names = {str: "a string", bool: "true or false", list: "a list", dict: "a table"}
+    names = {str: "a string", bool: "true or false", list: "a list", dict: "a table", int: "a whole number"}
     if kind == (int, float):
         return "a number"
     return names.get(kind, getattr(kind, "__name__", str(kind)))
@@ -153,40 +189,68 @@ def load_course(path: Path) -> Course:
     path = Path(path).resolve()
     data = read_toml(path, ConfigError)
     reader = _Reader(path)
+    reader.known(data, TOP_KEYS, "")
     course = reader.get(data, "course", "", dict)
+    reader.known(course, COURSE_KEYS, "course.")
     root = path.parent
-    name = reader.get(course, "name", "course.", str)
-    lesson = reader.get(course, "lesson", "course.", str)
-    settings = _read_settings(reader, reader.get(data, "settings", "", dict, {}))
-    exercises = _read_exercises(reader, reader.get(data, "exercise", "", list))
+    graders_dir = root / reader.get(course, "graders", "course.", str, "graders")
     result = Course(
         root=root,
-        name=name,
-        lesson=lesson,
-        exercises_dir=root / reader.get(course, "exercises", "course.", str, "exercises"),
+        name=reader.get(course, "name", "course.", str),
+        lesson=reader.get(course, "lesson", "course.", str),
+        exercises_dir=root / reader.get(course, "exercises", "course.", str, PACKAGE),
         solutions_dir=root / reader.get(course, "solutions", "course.", str, "solutions"),
-        graders_dir=root / reader.get(course, "graders", "course.", str, "graders"),
+        graders_dir=graders_dir,
         mistakes_dir=root / reader.get(course, "mistakes", "course.", str, "graders/mistakes"),
-        settings=settings,
-        exercises=exercises,
+        settings=_read_typed(reader, Settings, reader.get(data, "settings", "", dict, {}), "settings."),
+        grading=_read_typed(reader, Grading, reader.get(data, "grading", "", dict, {}), "grading."),
+        data=_read_data(reader, reader.get(data, "data", "", dict, {})),
+        exercises=_read_exercises(reader, reader.get(data, "exercise", "", list), graders_dir),
     )
     _check_consistency(reader, result)
     return result
 
 
-def _read_settings(reader: _Reader, table: dict[str, Any]) -> dict[str, float]:
-    settings = dict(DEFAULT_SETTINGS)
-    for key in table:
-        if key not in DEFAULT_SETTINGS:
-            raise reader.fail(f"settings.{key}", f"unknown setting (known: {', '.join(DEFAULT_SETTINGS)})")
-        value = reader.get(table, key, "settings.", (int, float))
-        if value <= 0:
-            raise reader.fail(f"settings.{key}", f"must be positive, got {value!r}")
-        settings[key] = float(value)
-    return settings
+def _read_typed(reader: _Reader, cls: type, table: dict[str, Any], where: str) -> Any:
+    """A table read into the dataclass `cls`: known keys only, each of its field's type; numbers positive."""
+    specs = {f.name: f for f in fields(cls)}
+    reader.known(table, set(specs), where)
+    values = {}
+    for key, value in table.items():
+        default = specs[key].default
+        kind = (int, float) if isinstance(default, float) else type(default)
+        value = reader.get(table, key, where, kind)
+        if isinstance(default, (int, float)) and not isinstance(default, bool):
+            if value <= 0:
+                raise reader.fail(f"{where}{key}", f"must be positive, got {value!r}")
+            if isinstance(default, int) and value != int(value):
+                raise reader.fail(f"{where}{key}", f"expected a whole number, got {value!r}")
+            value = type(default)(value)
+        values[key] = value
+    return cls(**values)
 
 
-def _read_exercises(reader: _Reader, tables: list[Any]) -> tuple[Exercise, ...]:
+def _read_data(reader: _Reader, table: dict[str, Any]) -> dict[str, Any]:
+    """The lesson's numbers: lists of numbers become float64 arrays; anything else stays as written."""
+    data = {}
+    for key, value in table.items():
+        if isinstance(value, list) and _numeric(value):
+            try:
+                data[key] = np.array(value, dtype=np.float64)
+            except ValueError:
+                raise reader.fail(f"data.{key}", "rows of different lengths") from None
+        else:
+            data[key] = value
+    return data
+
+
+def _numeric(value: Any) -> bool:
+    if isinstance(value, list):
+        return bool(value) and all(_numeric(v) for v in value)
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _read_exercises(reader: _Reader, tables: list[Any], graders_dir: Path) -> tuple[Exercise, ...]:
     if not tables:
         raise reader.fail("exercise", "no exercises listed")
     exercises = []
@@ -194,25 +258,68 @@ def _read_exercises(reader: _Reader, tables: list[Any]) -> tuple[Exercise, ...]:
         where = f"exercise[{index}]."
         if not isinstance(table, dict):
             raise reader.fail(where[:-1], "expected a table")
+        reader.known(table, EXERCISE_KEYS, where)
         checks = []
         for check_index, check in enumerate(reader.get(table, "checks", where, list)):
             check_where = f"{where}checks[{check_index}]."
             if not isinstance(check, dict):
                 raise reader.fail(check_where[:-1], "expected a table")
+            reader.known(check, CHECK_KEYS, check_where)
             checks.append(Check(
                 test=reader.get(check, "test", check_where, str),
                 points=float(reader.get(check, "points", check_where, (int, float))),
                 public=reader.get(check, "public", check_where, bool),
             ))
+        exercise_id = reader.get(table, "id", where, str)
         exercises.append(Exercise(
-            id=reader.get(table, "id", where, str),
+            id=exercise_id,
             title=reader.get(table, "title", where, str),
             module=reader.get(table, "module", where, str),
-            depends_on=tuple(reader.get(table, "depends_on", where, list, [])),
+            depends_on=tuple(_names(reader, table, "depends_on", where)),
             points=float(reader.get(table, "points", where, (int, float))),
             checks=tuple(checks),
+            functions=tuple(_names(reader, table, "functions", where)),
+            settings=_exercise_settings(reader, reader.get(table, "settings", where, dict, {}), where,
+                                        graders_dir / grader_file_name(exercise_id)),
         ))
     return tuple(exercises)
+
+
+def _names(reader: _Reader, table: dict[str, Any], key: str, where: str) -> list[str]:
+    names = reader.get(table, key, where, list, [])
+    if not all(isinstance(n, str) and n.isidentifier() for n in names):
+        raise reader.fail(f"{where}{key}", f"expected a list of Python names, got {names!r}")
+    return names
+
+
+def declared_settings(grader: Path) -> dict[str, Any]:
+    """The settings a grader declares (`SETTINGS = {name: default, ...}` at its top level), read without running it."""
+    try:
+        tree = ast.parse(grader.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "SETTINGS" for t in node.targets):
+            try:
+                declared = ast.literal_eval(node.value)
+            except ValueError:
+                raise ConfigError(f"{grader}: SETTINGS: must be a literal {{name: default}} table") from None
+            return dict(declared)
+    return {}
+
+
+def _exercise_settings(reader: _Reader, table: dict[str, Any], where: str, grader: Path) -> dict[str, Any]:
+    """The grader's declared settings, with course.toml's values for those it sets."""
+    declared = declared_settings(grader)
+    settings = dict(declared)
+    for key, value in table.items():
+        if key not in declared:
+            known = ", ".join(declared) or "none"
+            raise reader.fail(f"{where}settings.{key}", f"unknown setting (its grader {grader.name} declares: {known})")
+        default = declared[key]
+        kind = (int, float) if isinstance(default, float) else type(default)
+        settings[key] = type(default)(reader.get(table, key, f"{where}settings.", kind))
+    return settings
 
 
 def _check_consistency(reader: _Reader, course: Course) -> None:

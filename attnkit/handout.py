@@ -8,6 +8,7 @@ recorded from the reference on the lesson's own inputs.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 import shutil
 import tempfile
@@ -41,7 +42,7 @@ def write_handout(course: Course, out: Path) -> Path:
         (checks / f"test_{exercise.id}.py").write_text(public_only(source, exercise), encoding="utf-8")
     catalogue = load_catalogue(course.mistakes_dir)
     (checks / "mistakes" / "catalogue.toml").write_text(catalogue_without_variants(catalogue), encoding="utf-8")
-    record_answers(course, catalogue, checks / RECORDED_ANSWERS)
+    record_answers(course, checks / RECORDED_ANSWERS)
     (out / "course.toml").write_text(handout_registry(course, exercises), encoding="utf-8")
     (out / "README.md").write_text(student_readme(course, exercises), encoding="utf-8")
     return out
@@ -76,16 +77,16 @@ def _mistake_toml(mistake: Mistake) -> str:
 
     lines = [f"[mistake.{mistake.id}]", f"exercise = {text(mistake.exercise)}", f"summary = {text(mistake.summary)}",
              f"explanation = {text(mistake.explanation)}", f"hint = {text(mistake.hint)}"]
-    if mistake.calls:
-        lines.append(f"calls = [{', '.join(text(c) for c in mistake.calls)}]")
-    if not mistake.match_output:
-        lines.append("match_output = false")
+    if mistake.forbid:
+        lines.append(f"forbid = [{', '.join(text(c) for c in mistake.forbid)}]")
+    if mistake.signature:
+        lines.append(f"signature = {text(mistake.signature)}")
     return "\n".join(lines) + "\n"
 
 
-def record_answers(course: Course, catalogue: Catalogue, path: Path) -> None:
+def record_answers(course: Course, path: Path) -> None:
     """Run the public checks on the reference and keep every answer they compare with."""
-    oracle = RecordingOracle(ReferenceOracle(course.solutions_dir, catalogue))
+    oracle = RecordingOracle(ReferenceOracle(course.solutions_dir, course.mistakes_dir))
     with tempfile.TemporaryDirectory(prefix="attnkit-handout-") as scratch:
         shutil.copytree(course.solutions_dir, Path(scratch) / "exercises")
         results = run_checks(course, [Submission("reference", Path(scratch))], public_only=True, oracle=oracle)
@@ -97,21 +98,27 @@ def record_answers(course: Course, catalogue: Catalogue, path: Path) -> None:
 
 def handout_registry(course: Course, exercises: list[Exercise]) -> str:
     """A course.toml for the handout: the same exercises with their public checks only."""
-    def text(value: str) -> str:
-        return json.dumps(value, ensure_ascii=False)
+    def text(value: object) -> str:
+        return json.dumps(value.tolist() if hasattr(value, "tolist") else value, ensure_ascii=False)
 
+    ids = [e.id for e in exercises]
     lines = ["# The handout's registry: public checks only. Hidden checks run when your work is graded.", "",
              "[course]", f"name = {text(course.name)}", f"lesson = {text(course.lesson)}",
              'exercises = "exercises"', f'graders = "{CHECKS}"', f'mistakes = "{CHECKS}/mistakes"', "",
              "[settings]"]
-    lines += [f"{key} = {value!r}" for key, value in course.settings.items()]
+    lines += [f"{key} = {text(value)}" for key, value in dataclasses.asdict(course.settings).items()]
+    lines += ["", "[grading]", f"carry_forward = {text(course.grading.carry_forward)}", "", "[data]"]
+    lines += [f"{key} = {text(value)}" for key, value in course.data.items()]
     for exercise in exercises:
         public = exercise.public_checks
         lines += ["", "[[exercise]]", f"id = {text(exercise.id)}", f"title = {text(exercise.title)}",
                   f"module = {text(exercise.module)}",
-                  f"depends_on = [{', '.join(text(d) for d in exercise.depends_on if d in [e.id for e in exercises])}]",
-                  f"points = {sum(c.points for c in public)!r}", "checks = ["]
-        lines += [f"  {{ test = {text(c.test)}, points = {c.points!r}, public = true }}," for c in public]
+                  f"depends_on = {text([d for d in exercise.depends_on if d in ids])}",
+                  f"functions = {text(list(exercise.functions))}",
+                  f"points = {text(sum(c.points for c in public))}", "checks = ["]
+        if exercise.settings:
+            lines.insert(-1, "settings = { " + ", ".join(f"{k} = {text(v)}" for k, v in exercise.settings.items()) + " }")
+        lines += [f"  {{ test = {text(c.test)}, points = {text(c.points)}, public = true }}," for c in public]
         lines.append("]")
     return "\n".join(lines) + "\n"
 

@@ -1,23 +1,24 @@
 """Grader for exercise `scaled_scores`: steps 1 and 2, score and scale, Q Kᵀ / √d_k.
 
-The sizes are chosen so that each catalogued mistake gives a different answer:
-n_q, n_k and d_k all differ (a transposed grid has the wrong shape, and √d_k,
-d_k, √n_q and √n_k are four different numbers), and the batched check has
-two leading dimensions (a transpose of the whole tensor crashes or mixes them).
+The sizes are chosen so that each catalogued mistake gives a different answer: n_q, n_k and d_k
+all differ, none is one more than another, and √d_k is no size (so √d_k, d_k, √n_q, √n_k and the
+number of dimensions are all different numbers); a transposed grid has the wrong shape; the batched
+checks have leading dimensions, where a 2-D-only transpose crashes or mixes them up.
 """
 import numpy as np
 
-from attnkit.grading import lesson
-from attnkit.grading.attempt import Request, call
+from attnkit.grading.attempt import call
 
 
-def scaled_scores(Q: np.ndarray, K: np.ndarray, dtype: str = "float32") -> Request:
+def scaled_scores(Q: np.ndarray, K: np.ndarray, dtype: str = "float32"):
     return call("scaled_scores", "scaled_scores", Q, K, dtype=dtype)
 
 
-def test_lesson_scores(attempt):
-    """the lesson's scores (cake's 2, 1, 2 and the others) divided by √2"""
-    attempt.expect(scaled_scores(lesson.QUERIES, lesson.KEYS))
+def test_lesson_scores(attempt, data):
+    """the lesson's scores (cake's 2, 1, 2 and the others) divided by √2, also as a batch of two"""
+    Q, K = data["queries"], data["keys"]
+    attempt.expect(scaled_scores(Q, K))
+    attempt.expect(scaled_scores(np.stack([Q, Q[::-1]]), np.stack([K, K[::-1]])), batched=True)
 
 
 def test_non_square(attempt, rng):
@@ -27,5 +28,5 @@ def test_non_square(attempt, rng):
 
 def test_batched_float64(attempt, rng):
     """leading batch dimensions (2, 3) pass through, float64 in"""
-    Q, K = rng.normal(size=(2, 3, 4, 5)), rng.normal(size=(2, 3, 6, 5))
-    attempt.expect(scaled_scores(Q, K, dtype="float64"))
+    Q, K = rng.normal(size=(2, 3, 5, 7)), rng.normal(size=(2, 3, 10, 7))
+    attempt.expect(scaled_scores(Q, K, dtype="float64"), batched=True)

@@ -1,32 +1,43 @@
-"""Grader for exercise `softmax`: raise e to each score and divide by the total."""
+"""Grader for exercise `softmax`: raise e to each score and divide by the total.
+
+The grids' rows and columns differ (a softmax along the wrong axis shows in the numbers), one
+hidden grid is square (a sum without keepdim broadcasts silently only there), a batch is asked
+along dim=-1 and dim=1, and large scores are asked with their small twin (the same scores minus
+their maximum: the right weights are the same, and only a stable softmax stays finite on both).
+"""
 import numpy as np
 
-from attnkit.grading import lesson
 from attnkit.grading.attempt import call
 
 
-def softmax(scores: np.ndarray, dim: int = -1, dtype: str = "float32") -> dict:
-    return call("softmax", "softmax", scores, dim=dim, dtype=dtype)
+def softmax(scores: np.ndarray, dim: int = -1, dtype: str = "float32"):
+    return call("softmax", "softmax", scores, dim, dtype=dtype)
 
 
-def test_lesson_weights(attempt):
+def expect_large(attempt, scores: np.ndarray, dtype: str = "float32") -> None:
+    """Large scores, and the same scores made small when they overflow."""
+    attempt.expect(softmax(scores, dtype=dtype), tame=softmax(scores - scores.max(), dtype=dtype))
+
+
+def test_lesson_weights(attempt, data):
     """cake's weights on the lesson's scaled scores"""
-    attempt.expect(softmax(lesson.scaled_scores(lesson.QUERIES, lesson.KEYS)))
+    attempt.expect(softmax(data["scaled_scores"]))
 
 
 def test_rows_sum_to_one(attempt, rng):
-    """each row of weights sums to 1 on a non-square grid"""
+    """each row of weights sums to 1 on a non-square grid, and on the lesson's large scores [1000, 0, 0]"""
     attempt.expect(softmax(rng.normal(size=(4, 6))))
+    expect_large(attempt, np.array([[1000.0, 0.0, 0.0], [0.0, 1000.0, 2.0]]))
 
 
 def test_random_batched(attempt, rng):
-    """batched scores, softmax along dim=-1 and along dim=1"""
+    """batched scores along dim=-1 and dim=1, and a square grid"""
     scores = rng.normal(scale=2.0, size=(2, 3, 5))
-    attempt.expect(softmax(scores, dim=-1))
-    attempt.expect(softmax(scores, dim=1))
+    attempt.expect(softmax(scores, -1))
+    attempt.expect(softmax(scores, 1))
+    attempt.expect(softmax(rng.normal(scale=2.0, size=(5, 5))))
 
 
 def test_large_scores_and_float64(attempt, rng):
     """large scores stay finite, float64 in"""
-    scores = rng.normal(size=(3, 4)) * 50 + 1000  # e^1000 overflows even float64 (its limit is about e^709)
-    attempt.expect(softmax(scores, dtype="float64"))
+    expect_large(attempt, rng.normal(size=(3, 4)) * 50 + 1000, dtype="float64")  # e^1000 overflows even float64

@@ -1,12 +1,16 @@
 """Helpers the kit's tests share: where things are, and how to build a submission."""
 from __future__ import annotations
 
+import secrets
 import shutil
+import sys
+import tempfile
 from pathlib import Path
 
 from attnkit.config import Course, load_course
 from attnkit.grading.catalogue import Variant, load_catalogue
 from attnkit.grading.variants import write_variant_package
+from attnkit.sandbox import worker
 
 REPO = Path(__file__).resolve().parents[1]
 SUBMISSIONS = Path(__file__).resolve().parent / "submissions"
@@ -42,3 +46,27 @@ def variant_submission(target: Path, variant: Variant) -> Path:
 
 def exercise_of_module(course: Course, module: str) -> str:
     return next(e.id for e in course.exercises if e.module == module)
+
+
+class InProcessSandbox:
+    """Runs requests against a package of the kit's own code (the reference or a catalogued variant) in this
+    process, as the oracle runs the reference: a real, fast executor for the kit's own tests of the diagnosis.
+    Never for student code, which only ever runs in the real sandbox."""
+
+    def __init__(self, root: Path):
+        self.package = f"inprocess_{secrets.token_hex(4)}"
+        self._folder = tempfile.mkdtemp(prefix="attnkit-inprocess-")
+        self.package_dir = Path(self._folder) / self.package
+        shutil.copytree(root / "exercises", self.package_dir)
+        sys.path.insert(0, self._folder)
+        self.requests: list = []
+        self.captured_output = ""
+        self.malformed = ""
+
+    def run(self, request, on_standin=None):
+        self.requests.append(request)
+        channel = (lambda call: on_standin(request.standins[call.standin], call)) if on_standin else None
+        return worker.execute(self.package, self.package_dir, request, channel)
+
+    def close(self) -> None:
+        pass

@@ -1,19 +1,46 @@
 """course.toml: the registry loads, and every malformed registry is refused naming its key."""
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from attnkit.config import ConfigError, load_course
 from kit import COURSE, REPO
 
 GOOD = (REPO / "course.toml").read_text()
+MINIMAL = """[course]
+name = "n"
+lesson = "l"
+
+[[exercise]]
+id = "one"
+title = "t"
+module = "one"
+points = 1
+checks = [{ test = "test_a", points = 1, public = true }]
+"""
 
 
-def test_the_course_registry_loads_in_order():
-    assert COURSE.ids == ["softmax", "scaled_scores", "attention", "projection", "cake"]
-    assert COURSE.settings["cake_chocolate_threshold"] == 0.05
+def test_every_exercise_of_the_registry_has_its_grader_and_points_that_add_up():
+    assert COURSE.ids and len(set(COURSE.ids)) == len(COURSE.ids)
     assert all(e.points == sum(c.points for c in e.checks) for e in COURSE.exercises)
     assert all(COURSE.grader_file(e).is_file() for e in COURSE.exercises)
+
+
+def test_an_exercise_gets_its_graders_declared_settings_with_course_toml_values(tmp_path):
+    (tmp_path / "graders").mkdir()
+    (tmp_path / "graders" / "test_one.py").write_text('SETTINGS = {"threshold": 0.5, "tries": 3}\n')
+    (tmp_path / "course.toml").write_text(MINIMAL + 'settings = { threshold = 0.25 }\n')
+    [exercise] = load_course(tmp_path / "course.toml").exercises
+    assert exercise.settings == {"threshold": 0.25, "tries": 3}
+
+
+def test_the_lessons_numbers_become_arrays(tmp_path):
+    (tmp_path / "graders").mkdir()
+    (tmp_path / "course.toml").write_text(MINIMAL.replace("[[exercise]]", '[data]\nq = [[1, 0], [0, 1]]\nname = "x"\n\n[[exercise]]'))
+    data = load_course(tmp_path / "course.toml").data
+    assert data["q"].shape == (2, 2) and data["q"].dtype.kind == "f" and data["name"] == "x"
 
 
 @pytest.mark.parametrize("edit,key", [
@@ -21,18 +48,25 @@ def test_the_course_registry_loads_in_order():
     (('id = "attention"', 'id = "softmax"'), "exercise[2].id"),
     (("points = 4\n", "points = 5\n"), "exercise[0].points"),
     (('depends_on = ["softmax", "scaled_scores"]', 'depends_on = ["projection"]'), "exercise[2].depends_on"),
-    (("cake_chocolate_threshold = 0.05", "cake_chocolate_threshold = -1"), "settings.cake_chocolate_threshold"),
-    (("cake_chocolate_threshold = 0.05", "cake_threshold = 0.05"), "settings.cake_threshold"),
+    (("call_timeout = 10.0", "call_timeout = -1"), "settings.call_timeout"),
+    (("call_timeout = 10.0", "call_timout = 10.0"), "settings.call_timout"),
     (("rtol = 1e-4", 'rtol = "small"'), "settings.rtol"),
+    (("memory_limit_mb = 2048", "memory_limit_mb = 20.5"), "settings.memory_limit_mb"),
+    (("carry_forward = true", 'carry_forward = "yes"'), "grading.carry_forward"),
+    (("carry_forward = true", "carry_forwards = true"), "grading.carry_forwards"),
+    (("[data]", "[dta]"), "dta"),
+    (("chocolate_threshold = 0.05", "chocolate_treshold = 0.05"), "exercise[4].settings.chocolate_treshold"),
+    (('functions = ["softmax"]', 'functions = ["soft max"]'), "exercise[0].functions"),
     (('{ test = "test_lesson_weights", points = 1, public = true }',
       '{ test = "test_lesson_weights", points = 1, public = "yes" }'), "exercise[0].checks[0].public"),
-    (('title = "Softmax', 'titel = "Softmax'), "exercise[0].title"),
+    (('title = "Softmax', 'titel = "Softmax'), "exercise[0].titel"),
     (("[settings]", "[settings"), "not valid TOML"),
+    (('module = "softmax"', 'module = "softmax"\nmodul = "softmax"'), "exercise[0].modul"),
 ])
 def test_a_malformed_registry_is_refused_naming_the_key(tmp_path, edit, key):
     old, new = edit
     assert old in GOOD
-    (tmp_path / "graders").mkdir()
+    shutil.copytree(COURSE.graders_dir, tmp_path / "graders")
     path = tmp_path / "course.toml"
     path.write_text(GOOD.replace(old, new, 1))
     with pytest.raises(ConfigError) as error:

@@ -1,29 +1,72 @@
-"""The oracle: the reference's and the variants' answers, independent of other oracles in the process."""
+"""The oracle: the reference's answers, the models' candidates and the stand-ins' numbers, in the trusted process."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
+import torch
 
 from attnkit.grading.attempt import call
-from attnkit.grading.oracle import ReferenceOracle
-from attnkit.grading.lesson import KEYS, QUERIES, VALUES
-from kit import CATALOGUE, COURSE
+from attnkit.grading.oracle import ReferenceOracle, answer_standin
+from attnkit.sandbox.protocol import Answer, Standin, StandinCall
+from kit import COURSE
+
+SOFTMAX = Standin("softmax", "softmax")
+ATTENTION = Standin("attention", "attention")
 
 
-def test_a_second_oracle_runs_its_own_variants_after_the_first_is_gone():
-    first = ReferenceOracle(COURSE.solutions_dir, CATALOGUE)
-    softmax = call("softmax", "softmax", np.eye(3))
-    assert all(r["status"] == "ok" for r in first.evaluate(softmax, ["softmax-wrong-dim"]).variants["softmax-wrong-dim"])
-    del first  # its folder is deleted; its packages stay in sys.modules
-    second = ReferenceOracle(COURSE.solutions_dir, CATALOGUE)
-    attention = call("attention", "attention", QUERIES, KEYS, VALUES, outputs=2)
-    answers = second.evaluate(attention, ["softmax-wrong-dim"]).variants["softmax-wrong-dim"]
-    assert [r["status"] for r in answers] == ["ok"] * len(answers)
+@pytest.fixture(scope="module")
+def oracle() -> ReferenceOracle:
+    return ReferenceOracle(COURSE.solutions_dir, COURSE.mistakes_dir)
 
 
-def test_variants_run_only_when_looked_at():
-    oracle = ReferenceOracle(COURSE.solutions_dir, CATALOGUE)
-    evaluation = oracle.evaluate(call("softmax", "softmax", np.eye(3)), ["softmax-wrong-dim", "softmax-no-exp"])
-    assert list(evaluation.variants) == ["softmax-wrong-dim", "softmax-no-exp"]
-    assert len(oracle._cache) == 1  # the reference's answer only
-    evaluation.variants["softmax-no-exp"]
-    assert len(oracle._cache) == 1 + len(CATALOGUE["softmax-no-exp"].variants)
+def test_the_references_answer_is_plain_numbers(oracle):
+    answer = oracle.reference(call("softmax", "softmax", np.zeros((2, 4)), -1))
+    assert isinstance(answer, Answer) and answer.returned.kind == "array"
+    assert np.allclose(answer.returned.array, 0.25)
+
+
+def test_a_second_oracle_does_not_use_the_first_ones_package():
+    first = ReferenceOracle(COURSE.solutions_dir, COURSE.mistakes_dir)
+    first.reference(call("softmax", "softmax", np.eye(3), -1))
+    del first  # its folder is deleted; its package stays in sys.modules
+    second = ReferenceOracle(COURSE.solutions_dir, COURSE.mistakes_dir)
+    assert second.reference(call("softmax", "softmax", np.eye(3), -1)).returned.kind == "array"
+
+
+def test_candidates_are_each_mistakes_numbers(oracle):
+    request = call("softmax", "softmax", np.random.default_rng(0).normal(size=(3, 5)), -1)
+    singles = {c.mistakes: c.answer for c in oracle.candidates(request, 1)}
+    assert frozenset({"softmax-wrong-dim"}) in singles
+    assert np.allclose(singles[frozenset({"softmax-wrong-dim"})][0].sum(axis=0), 1.0)
+
+
+def test_a_stand_in_answers_with_the_references_outputs(oracle):
+    Q, K, V = (np.random.default_rng(i).normal(size=(3, 4)) for i in range(3))
+    answer = oracle.standin(ATTENTION, StandinCall(0, (Q, K, V), {}, None))
+    reference = oracle.reference(call("attention", "attention", Q, K, V, dtype="float64"))
+    assert not answer.error and not answer.single
+    assert np.allclose(answer.values[1], reference.returned.items[1].array)
+
+
+def test_a_stand_ins_backward_pass_is_the_references_gradient(oracle):
+    x, upstream = np.random.default_rng(1).normal(size=(2, 5)), np.random.default_rng(2).normal(size=(2, 5))
+    answer = oracle.standin(SOFTMAX, StandinCall(0, (x,), {"dim": -1}, (upstream,)))
+    tensor = torch.tensor(x, requires_grad=True)
+    torch.softmax(tensor, dim=-1).backward(torch.tensor(upstream))
+    assert np.allclose(answer.values[0], tensor.grad.numpy())
+
+
+def test_arguments_the_reference_refuses_come_back_as_an_error(oracle):
+    answer = oracle.standin(SOFTMAX, StandinCall(0, ("not numbers",), {}, None))
+    assert answer.error and not answer.values
+
+
+def test_keyword_arguments_are_placed_in_the_references_order(oracle):
+    x = np.ones((2, 2))
+    assert oracle.positional(SOFTMAX, StandinCall(0, (x,), {"dim": 0}, None))[1] == 0
+    assert oracle.positional(SOFTMAX, StandinCall(0, (x,), {"nonsense": 0}, None)) is None
+
+
+def test_answer_standin_runs_any_trusted_function():
+    answer = answer_standin(lambda a, b: (a + b, a * b), StandinCall(0, (np.ones(2), np.full(2, 3.0)), {}, None))
+    assert [v.tolist() for v in answer.values] == [[4.0, 4.0], [3.0, 3.0]]

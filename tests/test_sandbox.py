@@ -117,24 +117,24 @@ def write_probe(root: Path, **constants) -> None:
 def run(root: Path, function: str, launcher=None, **constants) -> dict:
     write_probe(root, **constants)
     with SandboxedSubmission(root, LIMITS, launcher) as sandbox:
-        return sandbox.request(call("probe", function, np.ones(3)))
+        return sandbox.run(call("probe", function, np.ones(3)))
 
 
 def test_a_request_comes_back_as_plain_numbers(probe, launcher):
     result = run(probe, "double", launcher)
-    assert result["status"] == "ok"
-    assert isinstance(result["value"][0], np.ndarray) and result["value"][0].tolist() == [2.0, 2.0, 2.0]
+    assert result.status == "ok"
+    assert isinstance(result.returned.array, np.ndarray) and result.returned.array.tolist() == [2.0, 2.0, 2.0]
 
 
 @isolated
 def test_student_code_runs_as_an_unprivileged_uid_of_its_own(probe):
-    real, effective = run(probe, "uid")["value"][0]
+    real, effective = run(probe, "uid").returned.array
     assert real == effective >= isolation.UID_BASE
 
 
 @isolated
 def test_student_code_sees_no_process_but_its_own(probe):
-    assert run(probe, "visible_processes")["value"][0].tolist() == [1.0]
+    assert run(probe, "visible_processes").returned.array.tolist() == [1.0]
 
 
 @isolated
@@ -142,7 +142,7 @@ def test_student_code_sees_no_process_but_its_own(probe):
                                   COURSE.graders_dir / "test_softmax.py"])
 def test_student_code_cannot_read_the_course(probe, path):
     result = run(probe, "read", PATH=str(path))
-    assert result["status"] == "crash" and result["error"]["type"] == "FileNotFoundError"
+    assert result.status == "crash" and result.type == "FileNotFoundError"
 
 
 @isolated
@@ -150,60 +150,60 @@ def test_student_code_cannot_write_outside_its_scratch_folder(probe, tmp_path):
     target = tmp_path / "grades.csv"
     target.write_text("honest")
     for path in (target, probe / "exercises" / "probe.py"):
-        assert run(probe, "write", PATH=str(path))["status"] == "crash"
+        assert run(probe, "write", PATH=str(path)).status == "crash"
     assert target.read_text() == "honest"
-    assert run(probe, "write", PATH="/tmp/notes.txt")["status"] == "ok"
+    assert run(probe, "write", PATH="/tmp/notes.txt").status == "ok"
 
 
 @isolated
 def test_student_code_has_no_network(probe):
     with socket.create_server(("127.0.0.1", 0)) as server:
         result = run(probe, "connect", PORT=server.getsockname()[1])
-    assert result["status"] == "crash"
+    assert result.status == "crash"
 
 
 def test_student_code_does_not_see_the_graders_environment(probe, launcher, monkeypatch):
     monkeypatch.setenv(SECRET, "hunter2")
-    assert run(probe, "environment", launcher)["value"][0].tolist() == [0.0, 0.0]
+    assert run(probe, "environment", launcher).returned.array.tolist() == [0.0, 0.0]
 
 
 def test_an_endless_call_times_out_and_the_next_module_gets_a_fresh_process(probe, launcher):
     write_probe(probe)
     (probe / "exercises" / "other.py").write_text("def double(x):\n    return x * 2\n")
     with SandboxedSubmission(probe, LIMITS, launcher) as sandbox:
-        assert sandbox.request(call("probe", "loop", np.ones(3)))["status"] == "timeout"
-        assert sandbox.request(call("probe", "double", np.ones(3)))["status"] == "timeout"
-        assert sandbox.request(call("other", "double", np.ones(3)))["status"] == "ok"
+        assert sandbox.run(call("probe", "loop", np.ones(3))).status == "timeout"
+        assert sandbox.run(call("probe", "double", np.ones(3))).status == "timeout"
+        assert sandbox.run(call("other", "double", np.ones(3))).status == "ok"
 
 
 def test_output_is_capped_and_a_flood_fails_the_call(probe, launcher):
     write_probe(probe)
     with SandboxedSubmission(probe, LIMITS, launcher) as sandbox:
-        result = sandbox.request(call("probe", "flood", np.ones(3)))
-        assert result["status"] == "crash" and result["error"]["type"] == "OutputLimitExceeded"
+        result = sandbox.run(call("probe", "flood", np.ones(3)))
+        assert result.status == "crash" and result.type == "OutputLimitExceeded"
         assert len(sandbox.captured_output.encode()) == LIMITS.output_kb * 1024
 
 
 def test_input_fails_at_once_instead_of_reading_the_graders_requests(probe):
     result = run(probe, "ask")
-    assert result["status"] == "crash" and result["error"]["type"] == "EOFError"
+    assert result.status == "crash" and result.type == "EOFError"
 
 
 def test_memory_is_limited(probe, launcher):
     result = run(probe, "hoard", launcher)
-    assert result["status"] == "crash" and result["error"]["type"] == "MemoryError"
+    assert result.status == "crash" and result.type == "MemoryError"
 
 
 @isolated
 def test_nothing_the_student_started_outlives_close(probe):
-    sandbox_uid = int(run(probe, "detach")["value"][0][0])
+    sandbox_uid = int(run(probe, "detach").returned.array[0])
     assert sandbox_uid not in process_uids()
 
 
 def test_a_dead_warm_parent_is_replaced_without_blaming_the_student(probe):
-    assert run(probe, "double")["status"] == "ok"
+    assert run(probe, "double").status == "ok"
     os.kill(runner.warm_parent().pid, signal.SIGKILL)
-    assert run(probe, "double")["status"] == "ok"
+    assert run(probe, "double").status == "ok"
 
 
 def process_uids() -> set[int]:

@@ -1,121 +1,488 @@
-"""The API a grader's test uses: call the student's code, compare, name the mistake.
+"""The API a grader's test uses: call the student's code, compare, and say what is wrong.
 
-A grader never touches the student's objects: it builds requests (`call`,
-`module_call`, `constants`), the `Attempt` sends them to the sandbox and to
-the oracle, and `diagnose` decides. A failed check raises `CheckFailed`
-carrying the finding, which the plugin turns into feedback.
+A grader never touches the student's objects: it builds requests (`call`, `layer`, `constants`),
+the `Attempt` sends them to the student's sandbox and to the oracle, and decides in this trusted
+process. `expect` is the whole method of a check:
+
+1. the student's answer is compared with the reference's (its layout, shapes, numbers, and its
+   inputs, which must come back unchanged);
+2. if it is wrong and the exercise calls other exercises, it runs again with correct stand-ins for
+   them (error carried forward, CONTRACT.md section 3): right then, it earns its points and names
+   the dependency's mistake; wrong still, that run shows the exercise's own mistakes alone;
+3. a wrong answer is explained by the mistake models (one mistake, then two), by the generic signs
+   (only with batch dimensions, only on large numbers, an answer that ignores its input), or
+   described under a generic id with what was observed.
+A check reports every finding (`report`) and fails at its end if it has any; `fail` stops it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, NoReturn, Sequence
 
 import numpy as np
 import pytest
 
-from attnkit.grading.diagnosis import Context, Finding, diagnose, status_finding, values_match
-from attnkit.grading.oracle import Evaluation, Oracle
+from attnkit.config import Course, Exercise
+from attnkit.grading.catalogue import Catalogue
+from attnkit.grading.diagnosis import (Finding, changed_inputs, explanations, layout, observe, reference_values,
+                                       same)
+from attnkit.grading.oracle import NotRecorded, Oracle, request_key
+from attnkit.sandbox.protocol import (Answer, CallRequest, ConstantsRequest, Failure, ModuleRequest, Reply, Request,
+                                      Standin, StandinAnswer, StandinCall, Value)
 
-Request = dict[str, Any]
-Result = dict[str, Any]
-GENERIC_FINDINGS = {"wrong-values", "wrong-shape", "not-finite"}
+STATUS_MISTAKES = {"not-implemented", "crash", "timeout", "exited", "malformed-reply"}
 
 
 class CheckFailed(pytest.fail.Exception):
-    """A check's verdict: the finding that explains the failure.
+    """A check stopped by `Attempt.fail`; its findings are on the Attempt.
 
-    A pytest failure without a traceback: pytest would otherwise parse the
-    grader's source to draw one for every failed check of every student.
+    A pytest failure without a traceback: pytest would otherwise parse the grader's source to
+    draw one for every failed check of every student.
     """
 
-    def __init__(self, finding: Finding):
-        super().__init__(f"{finding.mistake}: {finding.detail}", pytrace=False)
-        self.finding = finding
+    def __init__(self, summary: str):
+        super().__init__(summary, pytrace=False)
 
 
-def call(module: str, function: str, *args: Any, dtype: str = "float32", outputs: int = 1, **kwargs: Any) -> Request:
-    """A request to call `exercises.<module>.<function>(*args, **kwargs)`; arrays become tensors of `dtype`."""
-    return {"op": "call", "module": module, "function": function, "args": list(args), "kwargs": kwargs,
-            "dtype": dtype, "outputs": outputs}
+# --- requests a grader builds ----------------------------------------------------------------------
 
 
-def module_call(module: str, cls: str, *, init: dict[str, Any], input: np.ndarray, weights: dict[str, np.ndarray],
-                parts: list[str], upstream: np.ndarray | None = None, dtype: str = "float32",
-                outputs: int = 1) -> Request:
-    """A request to build `cls(**init)`, set `weights`, run it on `input` and backpropagate `upstream`."""
-    return {"op": "module", "module": module, "class": cls, "init": init, "input": input, "weights": weights,
-            "parts": parts, "upstream": upstream, "dtype": dtype, "outputs": outputs}
+def call(module: str, function: str, *args: Value, dtype: str = "float32") -> CallRequest:
+    """Call `exercises.<module>.<function>(*args)` (positionally: parameter names are the student's)."""
+    return CallRequest(module, function, tuple(args), dtype)
 
 
-def constants(module: str, names: list[str]) -> Request:
-    """A request to read module-level constants as numbers."""
-    return {"op": "constants", "module": module, "names": names}
+def layer(module: str, cls: str, init: Sequence[Value], *, parts: Sequence[str], weights: dict[str, np.ndarray],
+          input: np.ndarray | None, upstream: np.ndarray | None = None, dtype: str = "float32",
+          zero_unset: bool = False) -> ModuleRequest:
+    """Build `cls(*init)`, set `weights` through its parameters, run it on `input`, send `upstream` back."""
+    return ModuleRequest(module, cls, tuple(init), tuple(parts), dict(weights), input, upstream, dtype, zero_unset)
+
+
+def constants(module: str, names: Sequence[str]) -> ConstantsRequest:
+    """Read module-level constants as numbers."""
+    return ConstantsRequest(module, tuple(names))
+
+
+# --- what a check and an exercise remember -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Carried:
+    """A dependency whose mistake a check was spared: its exercise, what it got wrong, how it showed."""
+
+    exercise: str
+    mistakes: tuple[str, ...]
+    detail: str
 
 
 @dataclass
-class History:
-    """What this student's code answered earlier in the same exercise."""
+class CheckRecord:
+    """What one check found."""
 
-    lesson_passed: bool = False  # a public check compared an answer with the reference and it matched
-    reference_answers: list[list[np.ndarray]] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    carried: list[Carried] = field(default_factory=list)
+
+
+@dataclass
+class ExerciseContext:
+    """What the checks of one exercise need to know, for one student."""
+
+    exercise: Exercise
+    course: Course
+    catalogue: Catalogue
+    standins: tuple[Standin, ...]         # the functions of every exercise this one builds on
+    module_exercises: dict[str, str]      # module -> exercise id, for the stand-ins' owners
+    carry_forward: bool
+    forbidden: list[str]                  # uses of forbidden names found in the submitted source
+    found: dict[str, list[str]]           # exercise id -> mistakes found so far for this student
+    carried: dict[str, list[str]]         # exercise id -> the exercises whose mistakes it was spared
+    answers: list[tuple[str, list[np.ndarray]]] = field(default_factory=list)  # earlier (request, reference)
+
+    @property
+    def rtol(self) -> float:
+        return self.course.settings.rtol
+
+    @property
+    def atol(self) -> float:
+        return self.course.settings.atol
 
 
 class Attempt:
-    """One student's attempt at one exercise, as seen by that exercise's checks."""
+    """One student's attempt at one exercise, as seen by one check."""
 
-    def __init__(self, run: Callable[[Request], Result], oracle: Oracle, context: Context, history: History,
-                 public: bool = False):
-        self._run = run
-        self.public = public
+    def __init__(self, sandbox: Any, oracle: Oracle, context: ExerciseContext, record: CheckRecord):
+        self.sandbox = sandbox
         self.oracle = oracle
         self.context = context
-        self.history = history
+        self.record = record
+        self._standin_calls: list[tuple[Standin, StandinCall]] = []
+        self._forbidden_reported = False
+        self._ran_with_standins = False
 
-    @property
-    def exercise(self) -> str:
-        return self.context.exercise
+    # --- the raw calls -------------------------------------------------------------------------
 
-    def run(self, request: Request) -> Result:
+    def run(self, request: Request) -> Reply:
         """The student's raw answer, with no verdict (for checks that judge structure or rules)."""
-        return self._run(request)
+        return self.sandbox.run(request)
 
-    def fail(self, mistake: str, detail: str = "", cause: str | None = None) -> None:
-        """Fail the check with a catalogued mistake."""
+    def reference(self, request: Request) -> Answer:
+        return self.oracle.reference(request)
+
+    def ask(self, request: Request) -> Reply:
+        """The student's answer to a follow-up question, asked as the last `expect` asked (with
+        stand-ins for the dependencies if it used them), so a probe sees only this exercise's code."""
+        return self._run_with_standins(request, keep=True) if self._ran_with_standins else self.run(request)
+
+    def right(self, request: Request, reply: Reply) -> bool:
+        """Whether a reply is the reference's answer to `request` (and left its inputs alone); False where
+        the answer is not known (a self-check asking a question the handout did not record)."""
+        try:
+            reference = self.reference(request)
+        except NotRecorded:
+            return False
+        return self._problem(request, reply, reference, _default_names(reference)) is None
+
+    def unexplained(self) -> Finding | None:
+        """The check's finding that names only a generic mistake or a crash (what no model explained), if any."""
+        generic = {"wrong-values", "wrong-shape", "not-finite", "hard-coded", "crash"}
+        return next((f for f in self.record.findings
+                     if f.proven_only or (len(f.explanations) == 1 and set(f.explanations[0]) <= generic)), None)
+
+    def explain(self, finding: Finding, mistake: str, detail: str) -> None:
+        """Name what a grader found behind a generic finding (a probe showed its cause)."""
+        self.record.findings[self.record.findings.index(finding)] = Finding.named(mistake, detail=detail)
+
+    # --- findings -------------------------------------------------------------------------------
+
+    def report(self, mistake: str, detail: str = "") -> None:
+        """Record a catalogued mistake; the check fails at its end."""
         if mistake not in self.context.catalogue:
             raise KeyError(f"{mistake!r} is not in the mistake catalogue")
-        raise CheckFailed(Finding(mistake, detail, cause))
+        self.record.findings.append(Finding.named(mistake, detail=detail))
 
-    def evaluate(self, request: Request) -> Evaluation:
-        """The reference's answer and the candidate variants' answers to `request`."""
-        candidates = [m.id for m in self.context.catalogue.for_exercise(self.exercise)]
-        for dependency in self.context.dependencies:
-            candidates += [m.id for m in self.context.catalogue.for_exercise(dependency)]
-        return self.oracle.evaluate(request, candidates)
+    def fail(self, mistake: str, detail: str = "") -> NoReturn:
+        """Record a catalogued mistake and stop the check."""
+        self.report(mistake, detail)
+        raise CheckFailed(f"{mistake}: {detail}")
 
-    def require_ok(self, student: Result) -> None:
-        """Fail with the status finding unless the student's code ran to the end."""
-        if student["status"] != "ok":
-            raise CheckFailed(status_finding(student, self.context))
+    def stop(self) -> NoReturn:
+        """Stop a check that has already recorded why it fails."""
+        raise CheckFailed("; ".join(", ".join(f.explanations[0]) for f in self.record.findings))
 
-    def expect(self, request: Request, student: Result | None = None) -> Result:
-        """Run (unless given) the student's answer, compare with the reference, fail with the diagnosis."""
-        student = self.run(request) if student is None else student
-        if student["status"] != "crash":  # a crash may be a catalogued variant's: diagnose it below
-            self.require_ok(student)
-        evaluation = self.evaluate(request)
-        finding = diagnose(student, evaluation, request, self.context)
-        if finding and finding.mistake in GENERIC_FINDINGS and self._looks_hard_coded(student):
-            finding = Finding("hard-coded", "right on the lesson's example, wrong on other inputs")
-        self.history.reference_answers.append(evaluation.reference["value"])
-        if finding:
-            raise CheckFailed(finding)
-        self.history.lesson_passed |= self.public
-        return student
+    def require(self, reply: Reply) -> Answer:
+        """The answer, or stop the check with the failure named (crash, timeout, ...)."""
+        if isinstance(reply, Failure):
+            self.record.findings.append(self._status_finding(reply))
+            self.stop()
+        return reply
 
-    def _looks_hard_coded(self, student: Result) -> bool:
-        """The same answer as an earlier, different input's, or right only on the lesson's example."""
-        earlier = any(
-            values_match(student["value"], answer, self.context.rtol, self.context.atol)
-            for answer in self.history.reference_answers
-        )
-        return earlier or self.history.lesson_passed
+    # --- the whole check -----------------------------------------------------------------------
+
+    def expect(self, request: Request, *, tame: Request | None = None, batched: bool = False,
+               names: Sequence[str] = ()) -> Answer | None:
+        """The student's answer if it is right (alone, or with stand-ins for its dependencies), else None.
+
+        `tame`: the same question on small numbers (the reference answers both alike), asked when
+        the answer overflows. `batched`: the request has batch dimensions; a wrong answer is also
+        asked for its first 2-D slice. `names`: the outputs' names for feedback.
+        """
+        reference = self.reference(request)
+        names = names or _default_names(reference)
+        if getattr(self.oracle, "records", False):  # a handout records the follow-up questions' answers too
+            for follow_up in ([tame] if tame else []) + ([_sliced(request)] if batched else []):
+                self.reference(follow_up)
+        student = self.run(request)
+        self._forbidden(student)
+        problem = self._problem(request, student, reference, names)
+        if problem is None:
+            self._remember(request, reference)
+            return student
+        if self._standins_possible() and not isinstance(request, ConstantsRequest):
+            own = self._run_with_standins(request)
+            if self._problem(request, own, reference, names) is None:
+                self._carry(request)
+                self._remember(request, reference)
+                return own if self.context.carry_forward else None
+            student = own
+        self._diagnose(request, student, reference, names, tame=tame, batched=batched)
+        self._remember(request, reference)
+        return None
+
+    # --- judging -------------------------------------------------------------------------------
+
+    def _problem(self, request: Request, student: Reply, reference: Answer, names: Sequence[str]) -> str | None:
+        """None when the answer is right and left its inputs alone; else a word on what is wrong."""
+        if isinstance(student, Failure):
+            return student.status
+        values = layout(student.returned, reference.returned, names) if student.returned else "no answer"
+        if isinstance(values, str):
+            return "wrong-type"
+        if not same(values, reference_values(reference.returned), self.context.rtol, self.context.atol):
+            return "values"
+        if isinstance(request, CallRequest) and changed_inputs(request.args, student.inputs_after, request.dtype):
+            return "mutates-input"
+        return None
+
+    def _diagnose(self, request: Request, student: Reply, reference: Answer, names: Sequence[str], *,
+                  tame: Request | None, batched: bool) -> None:
+        """Record every finding that explains this wrong answer."""
+        blamed = self._failing_dependency()
+        if blamed is not None:
+            self.record.findings.append(blamed)
+            return
+        if isinstance(student, Failure):
+            if not (batched and self._batch_only(request, names)):
+                self.record.findings.append(self._crash_finding(request, student))
+            return
+        values = layout(student.returned, reference.returned, names)
+        if isinstance(values, str):
+            self.record.findings.append(Finding.named("wrong-type", detail=f"your {self._function} {values}"))
+            return
+        if isinstance(request, CallRequest):
+            changed = changed_inputs(request.args, student.inputs_after, request.dtype)
+            if changed:
+                which = " and ".join(f"argument {i}" for i in changed)
+                self.record.findings.append(Finding.named(
+                    "mutates-input", detail=f"{which} came back changed: your code changed its input in place"))
+        expected = reference_values(reference.returned)
+        if same(values, expected, self.context.rtol, self.context.atol):
+            return
+        if tame is not None and self._overflow_only(values, expected, tame, names):
+            return
+        self._explain(request, values, expected, names, batched)
+
+    def _explain(self, request: Request, values: list[np.ndarray], expected: list[np.ndarray],
+                 names: Sequence[str], batched: bool) -> None:
+        """One mistake, else two, else a batch-only or input-independent sign, else what was seen."""
+        for size in (1, 2):
+            found = explanations(values, self.oracle.candidates(request, size), self.context.rtol, self.context.atol)
+            if found:
+                self.record.findings.append(Finding(found, fallback=self._generic(values, expected, names)[0]))
+                return
+        if batched and self._batch_only(request, names):
+            return
+        if self._ignores_input(request, values):
+            return
+        mistake, detail = self._generic(values, expected, names)
+        self.record.findings.append(Finding.named(mistake, detail=detail))
+
+    def _generic(self, values: list[np.ndarray], expected: list[np.ndarray], names: Sequence[str]) -> tuple[str, str]:
+        return observe(values, expected, names, self.context.rtol, self.context.atol)
+
+    def _failing_dependency(self) -> Finding | None:
+        """Where no stand-in can be made (a self-check has no reference), a dependency that failed its own
+        checks is named as the cause: this exercise cannot be judged on its own until that is fixed."""
+        if self._standins_possible():
+            return None
+        for owner in self.context.course.dependencies(self.context.exercise.id):
+            mistakes = self.context.found.get(owner)
+            if mistakes:
+                module = self.context.course.exercise(owner).module
+                return Finding.named(*mistakes, detail=f"{self.context.exercise.id} fails because your {owner} does "
+                                                       f"({', '.join(mistakes)}): fix {module}.py first, then check "
+                                                       f"{self.context.exercise.id} again")
+        return None
+
+    # --- generic signs ---------------------------------------------------------------------------
+
+    def _overflow_only(self, values: list[np.ndarray], expected: list[np.ndarray], tame: Request,
+                       names: Sequence[str]) -> bool:
+        """Non-finite here, finite on the same question with small numbers: the overflow mistakes, and
+        whatever else the small question shows."""
+        if all(np.isfinite(v).all() for v in values) or not all(np.isfinite(e).all() for e in expected):
+            return False
+        mistakes = self._signature_mistakes("overflow-only")
+        student = self.ask(tame)
+        if not mistakes or isinstance(student, Failure):
+            return False
+        reference = self.oracle.reference(tame)
+        small = layout(student.returned, reference.returned, names)
+        if isinstance(small, str) or not all(np.isfinite(v).all() for v in small):
+            return False
+        self.record.findings.append(Finding([(mistakes[0],)], detail="large scores overflow to nan or inf, while the "
+                                            "same scores made small give finite numbers", mistakes=(mistakes[0],)))
+        expected_small = reference_values(reference.returned)
+        if not same(small, expected_small, self.context.rtol, self.context.atol):
+            self._explain(tame, small, expected_small, names, batched=False)
+        return True
+
+    def _batch_only(self, request: Request, names: Sequence[str]) -> bool:
+        """Wrong with batch dimensions in front, right on the first grid alone: the batch-only mistakes."""
+        if not isinstance(request, CallRequest):
+            return False
+        sliced = _sliced(request)
+        student = self.ask(sliced)
+        reference = self.reference(sliced)
+        if isinstance(student, Failure):
+            return False
+        values = layout(student.returned, reference.returned, names)
+        if isinstance(values, str) or not same(values, reference_values(reference.returned),
+                                                self.context.rtol, self.context.atol):
+            return False
+        mistakes = self._signature_mistakes("batch-only")
+        detail = "right on a single grid, wrong once batch dimensions come in front"
+        self.record.findings.append(Finding.named(mistakes[0], detail=detail) if mistakes else
+                                    Finding.named("wrong-values", detail=detail))
+        return True
+
+    def _ignores_input(self, request: Request, values: list[np.ndarray]) -> bool:
+        """The answer to an earlier, different question: hard-coded (it does not depend on its input)."""
+        key = request_key(request)
+        for earlier_key, earlier in self.context.answers:
+            if earlier_key != key and same(values, earlier, self.context.rtol, self.context.atol):
+                self.record.findings.append(Finding.named(
+                    "hard-coded", detail="your answer to these inputs is the right answer to other inputs "
+                                         "(such as the lesson's example): it does not depend on its input"))
+                return True
+        return False
+
+    def _signature_mistakes(self, signature: str) -> list[str]:
+        exercises = [self.context.exercise.id, *self.context.course.dependencies(self.context.exercise.id)]
+        return [m.id for m in self.context.catalogue.with_signature(signature, exercises)]
+
+    def _forbidden(self, student: Reply) -> None:
+        """Names the exercise must not use: found in its submitted source (decided here, from files the
+        student's process never touched), or seen called at run time (which may add, never clear)."""
+        if self._forbidden_reported:
+            return
+        seen = list(self.context.forbidden)
+        for mistake in self.context.catalogue.for_exercise(self.context.exercise.id):
+            if not mistake.forbid:
+                continue
+            names = {n.lower() for n in mistake.forbid}
+            called = [c for c in getattr(student, "calls", ()) if c.lower() in names]
+            uses = seen + [f"your code called {c} while it ran" for c in called]
+            if uses:
+                self._forbidden_reported = True
+                self.record.findings.append(Finding.named(mistake.id, detail="; ".join(uses[:3])))
+
+    # --- error carried forward -------------------------------------------------------------------
+
+    @property
+    def _function(self) -> str:
+        return self.context.exercise.module
+
+    def _standins_possible(self) -> bool:
+        return bool(self.context.standins) and self.oracle.can_stand_in
+
+    def _with_standins(self, request: Request) -> Request:
+        return replace(request, standins=self.context.standins) if isinstance(request, (CallRequest, ModuleRequest)) \
+            else request
+
+    def _run_with_standins(self, request: Request, keep: bool = False) -> Reply:
+        """The student's own code, with correct stand-ins for the exercises it builds on."""
+        self._ran_with_standins = True
+        if not keep:
+            self._standin_calls = []
+
+        def answer(standin: Standin, standin_call: StandinCall) -> StandinAnswer:
+            if standin_call.grad_outputs is None:
+                self._standin_calls.append((standin, standin_call))
+            return self.oracle.standin(standin, standin_call)
+
+        return self.sandbox.run(self._with_standins(request), answer)
+
+    def _carry(self, request: Request) -> None:
+        """Right with stand-ins: find which dependency of the student's was wrong, by asking it directly."""
+        causes: list[Carried] = []
+        asked: set[Standin] = set()
+        for standin, standin_call in self._standin_calls:
+            if standin in asked:
+                continue
+            asked.add(standin)
+            cause = self._dependency_cause(standin, standin_call, request)
+            if cause is not None:
+                causes.append(cause)
+        if not causes:
+            called = [self.context.module_exercises[s.module] for s in asked] or \
+                     [self.context.module_exercises[s.module] for s in self.context.standins]
+            causes = [Carried(e, tuple(self.context.found.get(e, [])), "") for e in dict.fromkeys(called)]
+        if self.context.carry_forward:
+            self.record.carried += causes
+        else:
+            for cause in causes:
+                self.record.findings.append(Finding.named(
+                    *(cause.mistakes or ("wrong-values",)),
+                    detail=f"{self.context.exercise.id} is right on its own and fails only because your "
+                           f"{cause.exercise} does{': ' + cause.detail if cause.detail else ''}"))
+
+    def _dependency_cause(self, standin: Standin, standin_call: StandinCall, request: Request) -> Carried | None:
+        """The student's own dependency on the numbers it was given in this check: wrong, and how."""
+        dtype = getattr(request, "dtype", "float32")
+        args = self.oracle.positional(standin, standin_call)
+        if args is None:
+            return None  # arguments the reference cannot place: the owner's own checks say what is wrong
+        probe = CallRequest(standin.module, standin.function, args, dtype)
+        exercise = self.context.module_exercises[standin.module]
+        reference = self.reference(probe)
+        student = self.run(probe)
+        problem = self._problem(probe, student, reference, _default_names(reference))
+        if problem is None:
+            return None
+        if self.context.carried.get(exercise):  # right on its own too: the cause lies further down
+            return Carried(self.context.carried[exercise][0], tuple(self.context.found.get(self.context.carried[exercise][0], [])), "")
+        known = tuple(self.context.found.get(exercise, []))
+        if isinstance(student, Failure):
+            return Carried(exercise, known or (student.status,), self._status_finding(student).detail)
+        values = layout(student.returned, reference.returned, _default_names(reference))
+        if isinstance(values, str):
+            return Carried(exercise, known or ("wrong-type",), values)
+        expected = reference_values(reference.returned)
+        for size in (1, 2):
+            found = explanations(values, self.oracle.candidates(probe, size), self.context.rtol, self.context.atol)
+            if len(found) == 1:
+                return Carried(exercise, found[0], "")
+        if problem == "mutates-input":
+            return Carried(exercise, ("mutates-input",), "it changes its input in place")
+        return Carried(exercise, known or (self._generic(values, expected, _default_names(reference))[0],), "")
+
+    # --- statuses -------------------------------------------------------------------------------
+
+    def _crash_finding(self, request: Request, failure: Failure) -> Finding:
+        """A crash, or the mistake (proven by numbers in another check) whose code cannot run on this input."""
+        finding = self._status_finding(failure)
+        if finding.mistakes != ("crash",):
+            return finding
+        crashing = self.oracle.crashing(request)
+        if not crashing:
+            return finding
+        return Finding([(m,) for m in crashing], detail=finding.detail, fallback="crash", proven_only=True)
+
+    def _status_finding(self, failure: Failure) -> Finding:
+        """not-implemented, crash, timeout, exited or malformed-reply, with what happened and where."""
+        if failure.type == "ModuleNotFoundError" and failure.message.endswith(f".{self._function}'"):
+            return Finding.named("not-implemented", detail=f"there is no exercises/{self._function}.py")
+        if failure.status == "crash":
+            detail = f"{failure.type}: {failure.message}" if failure.type != "SyntaxError" else \
+                f"SyntaxError: {failure.message}"
+            detail += f" ({failure.where})" if failure.where else ""
+        elif failure.status == "not-implemented":
+            detail = f"still raises NotImplementedError ({failure.where})" if failure.where else \
+                "still raises NotImplementedError"
+        else:
+            detail = failure.message
+        return Finding.named(failure.status, detail=detail)
+
+    def _remember(self, request: Request, reference: Answer) -> None:
+        if reference.returned is not None:
+            self.context.answers.append((request_key(request), reference_values(reference.returned)))
+
+
+def _sliced(request: Request) -> Request:
+    """The request on its array arguments' first 2-D grids."""
+    return replace(request, args=tuple(_first_grid(a) for a in request.args)) if isinstance(request, CallRequest) \
+        else request
+
+
+def _first_grid(value: Any) -> Any:
+    """An array argument's first 2-D grid (all leading indices 0); other arguments as they are."""
+    if isinstance(value, np.ndarray) and value.ndim > 2:
+        return value[(0,) * (value.ndim - 2)]
+    return value
+
+
+def _default_names(reference: Answer) -> list[str]:
+    if reference.returned is None or reference.returned.kind == "array":
+        return ["the result"]
+    return [f"result {i}" for i in range(1, len(reference.returned.items) + 1)]

@@ -1,12 +1,17 @@
 """The mistake catalogue (graders/mistakes/*.toml): every known mistake as data.
 
 A mistake has an id, the exercise it belongs to ("*" for the generic ones),
-an explanation in the lesson's words, a hint, and how to find it:
-- `variants`: edits to the reference that reproduce it; a student's answer
-  equal to a variant's answer on the same input is diagnosed as that mistake;
-- `calls`: torch functions whose use is the mistake (e.g. torch.softmax where
-  the exercise is to write softmax);
-- neither: a grader names it itself (`attempt.fail`), from structure or rules.
+an explanation in the lesson's words and a hint. How it is recognised:
+- by the exercise's mistake model (`graders/mistakes/<exercise>.py`), which
+  computes what the mistake computes however it is written;
+- `forbid`: names whose use in the exercise's source is the mistake (decided
+  from the submitted source, in the grader: `source_rules`);
+- `signature`: a generic sign the engine knows: "batch-only" (right on one
+  grid, wrong with batch dimensions in front), "overflow-only" (non-finite on
+  large inputs, right on the same input made small);
+- otherwise its grader names it (`attempt.report`), from structure or rules.
+`variants` (edits to the reference that reproduce it) are the kit's own test
+cases: every one must be named as this mistake.
 """
 from __future__ import annotations
 
@@ -18,6 +23,8 @@ from attnkit.config import read_toml
 from attnkit.errors import KitError
 
 GENERIC = "*"
+SIGNATURES = ("batch-only", "overflow-only")
+KEYS = {"exercise", "summary", "explanation", "hint", "variants", "forbid", "signature"}
 
 
 @dataclass(frozen=True)
@@ -36,8 +43,8 @@ class Mistake:
     explanation: str
     hint: str
     variants: tuple[Variant, ...] = ()
-    calls: tuple[str, ...] = ()
-    match_output: bool = True
+    forbid: tuple[str, ...] = ()
+    signature: str | None = None
 
     @property
     def generic(self) -> bool:
@@ -59,8 +66,8 @@ class Catalogue:
     def for_exercise(self, exercise_id: str) -> list[Mistake]:
         return [m for m in self.mistakes.values() if m.exercise == exercise_id]
 
-    def generic(self) -> list[Mistake]:
-        return [m for m in self.mistakes.values() if m.generic]
+    def with_signature(self, signature: str, exercises: list[str]) -> list[Mistake]:
+        return [m for m in self.mistakes.values() if m.signature == signature and m.exercise in exercises]
 
     def with_variants(self) -> list[Mistake]:
         return [m for m in self.mistakes.values() if m.variants]
@@ -82,6 +89,16 @@ def load_catalogue(folder: Path) -> Catalogue:
 
 
 def _read_mistake(path: Path, mistake_id: str, entry: dict[str, Any]) -> Mistake:
+    unknown = sorted(set(entry) - KEYS)
+    if unknown:
+        raise KitError(f"{path}: mistake.{mistake_id}.{unknown[0]}: unknown key (known: {', '.join(sorted(KEYS))})")
+    signature = entry.get("signature")
+    if signature is not None and signature not in SIGNATURES:
+        raise KitError(f"{path}: mistake.{mistake_id}.signature: {signature!r} is not one of {', '.join(SIGNATURES)}")
+    forbid = entry.get("forbid", [])
+    if not isinstance(forbid, list) or not all(isinstance(n, str) for n in forbid):
+        raise KitError(f"{path}: mistake.{mistake_id}.forbid: expected a list of names")
+
     def need(key: str) -> str:
         value = entry.get(key)
         if not isinstance(value, str) or not value.strip():
@@ -103,8 +120,8 @@ def _read_mistake(path: Path, mistake_id: str, entry: dict[str, Any]) -> Mistake
         explanation=need("explanation"),
         hint=need("hint"),
         variants=tuple(variants),
-        calls=tuple(entry.get("calls", [])),
-        match_output=bool(entry.get("match_output", True)),
+        forbid=tuple(forbid),
+        signature=signature,
     )
 
 

@@ -1,152 +1,192 @@
-"""What a student's answer means: pass, or the catalogued mistake that explains it.
+"""What a student's answer is, next to the reference's: pure functions of plain data.
 
-Pure functions of plain data (the student's result, the reference's and the
-variants'), so the verdict never depends on anything the student's code did in
-its own process besides the numbers it returned.
+Nothing here runs student code or trusts anything the student's process said beyond the numbers
+it returned: `layout` reads a `Returned` as the reference's layout (or says what kind of thing came
+back instead), `same` compares arrays within tolerance, `explanations` finds which mistake models
+give exactly the student's numbers, and `observe` describes an answer no model explains (which
+shape came back, which axis sums to 1, by what factor the values differ).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
 
 import numpy as np
 
-from attnkit.grading.catalogue import Catalogue
-from attnkit.grading.oracle import Evaluation
+from attnkit.grading.models import Candidate
+from attnkit.sandbox.protocol import Returned
 
-STATUS_MISTAKES = {"not-implemented", "crash", "timeout", "exited"}
-OUTPUT_NAMES = {1: ["the result"], 2: ["output", "weights"]}
-
-
-@dataclass(frozen=True)
-class Finding:
-    """A failed check: the mistake id, what was seen, and the exercise to blame if not this one."""
-
-    mistake: str
-    detail: str
-    cause: str | None = None
+Values = list[np.ndarray]
 
 
 @dataclass
-class Context:
-    """What the diagnosis needs to know beyond the numbers."""
+class Finding:
+    """Why a check failed: the sets of mistakes that each explain what was seen, and what was seen.
 
-    exercise: str
-    catalogue: Catalogue
-    rtol: float
-    atol: float
-    dependencies: dict[str, str] = field(default_factory=dict)  # exercise id -> module
-    prior: dict[str, list[str]] = field(default_factory=dict)  # exercise id -> mistakes found
+    Usually one explanation; several when the check's input cannot tell them apart (the exercise's
+    other checks then decide, see `resolve`). `fallback` is named when none is chosen.
+    """
+
+    explanations: list[tuple[str, ...]]
+    detail: str = ""
+    fallback: str = "wrong-values"
+    mistakes: tuple[str, ...] = field(default=())  # the explanation chosen, filled by `resolve`
+    proven_only: bool = False  # a crash: named as a mistake only if that mistake is proven by numbers elsewhere
+
+    @classmethod
+    def named(cls, *mistakes: str, detail: str = "") -> Finding:
+        return cls([tuple(mistakes)], detail, mistakes=tuple(mistakes))
 
 
-def values_match(a: list[np.ndarray], b: list[np.ndarray], rtol: float, atol: float) -> bool:
-    """Same count, same shapes, equal within tolerance (nan where the other has nan)."""
+def resolve(findings: Sequence[Finding]) -> None:
+    """Choose each finding's mistakes: the one explanation, or among several the one the others support.
+
+    A mistake named without doubt by any finding of the exercise (the student's code is the same in
+    every check) settles an ambiguous finding whose explanations include it; what stays ambiguous
+    names the finding's generic fallback, never a guess.
+    """
+    certain = {m for f in findings if len(f.explanations) == 1 and not f.proven_only for m in f.explanations[0]}
+    for finding in findings:
+        if finding.proven_only:
+            proven = [m for e in finding.explanations if set(e) <= certain for m in e]
+            finding.mistakes = tuple(dict.fromkeys(proven)) or (finding.fallback,)
+            continue
+        if len(finding.explanations) == 1:
+            finding.mistakes = finding.explanations[0]
+            continue
+        supported = [e for e in finding.explanations if set(e) <= certain] or \
+                    [e for e in finding.explanations if set(e) & certain]
+        finding.mistakes = supported[0] if len(supported) == 1 else (finding.fallback,)
+
+
+# --- reading an answer ---------------------------------------------------------------------------
+
+
+def kind_name(returned: Returned) -> str:
+    """What came back, in a few words: "a tensor of shape (3, 2)", "a tuple of 3", "None"."""
+    if returned.kind == "array":
+        what = {"Tensor": "a tensor", "ndarray": "a numpy array"}.get(returned.type_name, f"a {returned.type_name}")
+        return f"{what} of shape {shape_text(returned.array.shape)}"
+    if returned.kind == "sequence":
+        return f"a {returned.type_name} of {len(returned.items)}"
+    if returned.kind == "none":
+        return "None"
+    return f"a {returned.type_name}"
+
+
+def shape_text(shape: Sequence[int]) -> str:
+    return "(" + ", ".join(str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def layout(student: Returned, reference: Returned, names: Sequence[str]) -> Values | str:
+    """The student's arrays in the reference's layout, or a sentence saying what came back instead."""
+    if reference.kind == "array":
+        if student.kind == "array":
+            return [student.array]
+        return f"returned {kind_name(student)} where {names[0]} (one array) is asked"
+    wanted = len(reference.items)
+    items = student.items if student.kind == "sequence" else ()
+    if student.kind == "array" and student.type_name in ("list", "tuple") and student.array.shape[:1] == (wanted,):
+        return list(student.array)  # a list of equal-sized lists of numbers reads as one array: its rows
+    if len(items) == wanted and all(item.kind == "array" for item in items):
+        return [item.array for item in items]
+    asked = f"({', '.join(names)})" if len(names) == wanted else f"a tuple of {wanted} arrays"
+    return f"returned {kind_name(student)} where {asked} is asked"
+
+
+def reference_values(reference: Returned) -> Values:
+    return [reference.array] if reference.kind == "array" else [item.array for item in reference.items]
+
+
+# --- comparing -----------------------------------------------------------------------------------
+
+
+def same(a: Values, b: Values, rtol: float, atol: float) -> bool:
+    """Same count and shapes; non-finite in the same places; the finite numbers equal within tolerance."""
     if len(a) != len(b):
         return False
-    return all(
-        x.shape == y.shape and bool(np.allclose(x, y, rtol=rtol, atol=atol, equal_nan=True)) for x, y in zip(a, b)
-    )
+    for x, y in zip(a, b):
+        if x.shape != y.shape:
+            return False
+        finite_x, finite_y = np.isfinite(x), np.isfinite(y)
+        if not np.array_equal(finite_x, finite_y):
+            return False
+        if not np.allclose(x[finite_x], y[finite_y], rtol=rtol, atol=atol):
+            return False
+    return True
 
 
-def output_names(count: int) -> list[str]:
-    return OUTPUT_NAMES.get(count, [f"result {i}" for i in range(count)])
+def explanations(student: Values, candidates: Iterable[Candidate], rtol: float, atol: float) -> list[tuple[str, ...]]:
+    """The configurations whose answer equals the student's, each as a sorted tuple of ids."""
+    found: list[tuple[str, ...]] = []
+    for candidate in candidates:
+        ids = tuple(sorted(candidate.mistakes))
+        if ids not in found and same(student, candidate.answer, rtol, atol):
+            found.append(ids)
+    return found
 
 
-def status_finding(student: dict[str, Any], context: Context) -> Finding:
-    """not-implemented, crash, timeout or exited, blamed on a dependency when it raised there."""
-    error = student.get("error", {})
-    where = error.get("where", "")
-    cause = next((dep for dep, module in context.dependencies.items() if where.startswith(f"{module}.py")), None)
-    if student["status"] == "crash":
-        detail = f"{error.get('type')}: {error.get('message')}" + (f" ({where})" if where else "")
-    elif student["status"] == "not-implemented":
-        detail = f"still raises NotImplementedError ({where})" if where else "still raises NotImplementedError"
-    else:
-        detail = error.get("message", "")
-    return Finding(student["status"], detail, cause)
+def changed_inputs(sent: Sequence[object], after: Sequence[np.ndarray | None], dtype: str) -> list[int]:
+    """Positions (from 1) of array arguments that came back changed (compared at the dtype sent)."""
+    changed = []
+    for index, (before, now) in enumerate(zip(sent, after), 1):
+        if isinstance(before, np.ndarray) and now is not None:
+            expected = before.astype(dtype).astype(np.float64)
+            if expected.shape != now.shape or not np.array_equal(expected, now, equal_nan=True):
+                changed.append(index)
+    return changed
 
 
-def forbidden_call(student: dict[str, Any], context: Context) -> Finding | None:
-    for mistake in context.catalogue.for_exercise(context.exercise):
-        used = [name for name in mistake.calls if name in student.get("calls", [])]
-        if used:
-            return Finding(mistake.id, f"your code called {used[0]}")
-    return None
+# --- describing what no model explains ------------------------------------------------------------
 
 
-def mutated_input(student: dict[str, Any], request: dict[str, Any]) -> Finding | None:
-    """The arguments after the call differ from what was sent (at the dtype they were sent as)."""
-    dtype = np.dtype(request.get("dtype", "float64"))
-    for index, (sent, after) in enumerate(zip(request.get("args", []), student.get("args_after", []))):
-        if isinstance(sent, np.ndarray) and after is not None:
-            before = sent.astype(dtype).astype(np.float64)
-            if before.shape != after.shape or not np.array_equal(before, after, equal_nan=True):
-                return Finding("mutates-input", f"argument {index + 1} was changed in place")
-    return None
-
-
-def same_outcome(student: dict[str, Any], answer: dict[str, Any], context: Context) -> bool:
-    """Equal numbers, or the same crash word for word (exception type and message)."""
-    if student["status"] == "crash":
-        return answer["status"] == "crash" and all(
-            answer["error"].get(key) == student["error"].get(key) for key in ("type", "message"))
-    return answer["status"] == "ok" and values_match(student["value"], answer["value"], context.rtol, context.atol)
-
-
-def matching_variant(student: dict[str, Any], evaluation: Evaluation, context: Context) -> Finding | None:
-    """The catalogued mistake whose variant gives exactly the student's answer, or raises the same error.
-
-    Order: a mistake already found in a dependency (so the blame goes there),
-    then this exercise's own mistakes, then the dependencies' others (made inline).
-    """
-
-    def matches(mistake_id: str) -> bool:
-        return any(same_outcome(student, r, context) for r in evaluation.variants.get(mistake_id, []))
-
-    for dependency in context.dependencies:
-        for mistake_id in context.prior.get(dependency, []):
-            if matches(mistake_id):
-                return Finding(mistake_id, "", cause=dependency)
-    for mistake in context.catalogue.for_exercise(context.exercise):
-        if matches(mistake.id):
-            return Finding(mistake.id, "")
-    for dependency in context.dependencies:
-        for mistake in context.catalogue.for_exercise(dependency):
-            if matches(mistake.id):
-                return Finding(mistake.id, "")
-    return None
-
-
-def shape_or_value_finding(student: dict[str, Any], reference: dict[str, Any], context: Context) -> Finding:
-    """The generic findings for an answer no variant explains."""
-    names = output_names(len(reference["value"]))
-    for name, got, want in zip(names, student["value"], reference["value"]):
+def observe(student: Values, reference: Values, names: Sequence[str], rtol: float, atol: float) -> tuple[str, str]:
+    """(generic mistake id, what was observed) for an answer no catalogued mistake explains."""
+    for name, got, want in zip(names, student, reference):
         if got.shape != want.shape:
-            return Finding("wrong-shape", f"`{name}` has shape {tuple(got.shape)}, expected {tuple(want.shape)}")
-    for name, got, want in zip(names, student["value"], reference["value"]):
+            note = " (the expected shape, transposed)" if got.shape == want.shape[:-2] + want.shape[-2:][::-1] else ""
+            return "wrong-shape", f"`{name}` has shape {shape_text(got.shape)}, expected {shape_text(want.shape)}{note}"
+    for name, got, want in zip(names, student, reference):
         if not np.isfinite(got).all() and np.isfinite(want).all():
-            return Finding("not-finite", f"`{name}` holds nan or inf")
-    worst = max(float(np.max(np.abs(g - w), initial=0.0)) for g, w in zip(student["value"], reference["value"]))
-    return Finding("wrong-values", f"values differ from the expected ones by up to {worst:.3g}")
+            return "not-finite", f"`{name}` holds nan or inf ({int((~np.isfinite(got)).sum())} of {got.size} numbers)"
+    notes = []
+    for name, got, want in zip(names, student, reference):
+        if not same([got], [want], rtol, atol):
+            notes.append(_differs(name, got, want, rtol, atol))
+    return "wrong-values", "; ".join(notes)
 
 
-def diagnose(student: dict[str, Any], evaluation: Evaluation, request: dict[str, Any], context: Context) -> Finding | None:
-    """None when the answer is right; otherwise the most specific finding.
+def _differs(name: str, got: np.ndarray, want: np.ndarray, rtol: float, atol: float) -> str:
+    worst = float(np.max(np.abs(got - want), initial=0.0))
+    text = f"`{name}` differs from the expected values by up to {worst:.3g}"
+    factor = _factor(got, want, rtol, atol)
+    if factor is not None:
+        text += f": every number is the expected one times {factor:.4g}"
+    elif got.ndim >= 2 and got.shape[-1] == got.shape[-2] and same([np.swapaxes(got, -1, -2)], [want], rtol, atol):
+        text += ": it is the expected grid transposed"
+    sums = _axes_summing_to_one(want)
+    if sums:
+        mine = _axes_summing_to_one(got)
+        wanted = " and ".join(f"dim {a}" for a in sums)
+        text += (f"; it sums to 1 along {' and '.join(f'dim {a}' for a in mine)}, not along {wanted}" if mine
+                 else f"; it should sum to 1 along {wanted}, and sums to 1 along no dimension")
+    return text
 
-    A crash that a catalogued variant reproduces (`.T` on a batched tensor, a
-    grid of the wrong shape from a dependency) is named as that mistake.
-    """
-    if student["status"] == "crash":
-        crash = status_finding(student, context)
-        found = matching_variant(student, evaluation, context)
-        return replace(found, detail=crash.detail) if found else crash
-    if student["status"] != "ok":
-        return status_finding(student, context)
-    finding = forbidden_call(student, context) or mutated_input(student, request)
-    if finding:
-        return finding
-    if values_match(student["value"], evaluation.reference["value"], context.rtol, context.atol):
+
+def _factor(got: np.ndarray, want: np.ndarray, rtol: float, atol: float) -> float | None:
+    """The one number the answer is the reference times, if there is one (and it is not 1)."""
+    if want.size == 0 or not np.isfinite(got).all() or not np.any(np.abs(want) > atol):
         return None
-    return matching_variant(student, evaluation, context) or shape_or_value_finding(
-        student, evaluation.reference, context
-    )
+    index = np.unravel_index(np.argmax(np.abs(want)), want.shape)
+    factor = float(got[index] / want[index])
+    if abs(factor - 1) < 1e-6 or not np.allclose(got, factor * want, rtol=rtol, atol=atol):
+        return None
+    return factor
+
+
+def _axes_summing_to_one(values: np.ndarray) -> list[int]:
+    """Negative axis numbers along which every slice sums to 1 (for answers that are weights)."""
+    if values.ndim == 0 or not np.isfinite(values).all():
+        return []
+    return [axis - values.ndim for axis in range(values.ndim)
+            if values.shape[axis] > 1 and np.allclose(values.sum(axis=axis), 1.0, atol=1e-4)]

@@ -1,25 +1,52 @@
-"""Feedback sentences: what the student probably did, why it is wrong, what to try."""
+"""Feedback sentences: what the student probably did, why it is wrong, what to try.
+
+The words come from the catalogue (in the lesson's terms); the details say what was observed on
+the check's input without ever showing a hidden input or the solution.
+"""
 from __future__ import annotations
 
 from attnkit.config import Course, Exercise
+from attnkit.grading.attempt import Carried, CheckRecord
 from attnkit.grading.catalogue import Catalogue
-from attnkit.grading.diagnosis import Finding
 
 
-def finding_message(finding: Finding, exercise: Exercise, course: Course, catalogue: Catalogue) -> tuple[str, str]:
-    """(message, hint) for a finding, in the lesson's words, never showing a hidden input."""
-    mistake = catalogue[finding.mistake]
-    names = {"exercise": exercise.id, "module": f"{exercise.module}.py", "function": exercise.module}
-    explanation = mistake.explanation.format_map(_Blank(names))
-    hint = mistake.hint.format_map(_Blank(names))
-    parts = []
-    if finding.cause:
-        cause = course.exercise(finding.cause)
-        parts.append(f"{exercise.id} fails because your {cause.id} does ({finding.mistake}); fix {cause.module}.py first.")
-    if finding.detail:
-        parts.append(_sentence(finding.detail))
-    parts.append(explanation)
-    return " ".join(parts), hint
+def check_feedback(record: CheckRecord, exercise: Exercise, course: Course, catalogue: Catalogue) -> tuple[str, str]:
+    """(message, hint) for one check: each finding's detail and explanations, and what was carried."""
+    parts: list[str] = []
+    hints: list[str] = []
+    named: set[str] = set()
+    for finding in record.findings:
+        if finding.detail:
+            parts.append(_sentence(finding.detail))
+        if len(finding.explanations) > 1 and finding.mistakes == (finding.fallback,) and not finding.proven_only:
+            options = " or ".join(" with ".join(e) for e in finding.explanations)
+            parts.append(f"The numbers fit more than one known mistake on this input ({options}); "
+                         "the other checks could not tell which.")
+        for mistake_id in finding.mistakes:
+            if mistake_id in named:
+                continue
+            named.add(mistake_id)
+            explanation, hint = _words(catalogue, mistake_id, exercise)
+            parts.append(explanation)
+            if hint not in hints:
+                hints.append(hint)
+    for carried in record.carried:
+        parts.append(_carried_sentence(carried, exercise, course))
+    return " ".join(parts), " ".join(hints)
+
+
+def _carried_sentence(carried: Carried, exercise: Exercise, course: Course) -> str:
+    owner = course.exercise(carried.exercise)
+    what = f" ({', '.join(carried.mistakes)})" if carried.mistakes else ""
+    how = f": {carried.detail}" if carried.detail else ""
+    return (f"Your {exercise.id} is right on its own: checked with a correct stand-in for your {owner.id}, which "
+            f"has a mistake{what}{how}. It keeps its points; fix {owner.module}.py to make both right.")
+
+
+def _words(catalogue: Catalogue, mistake_id: str, exercise: Exercise) -> tuple[str, str]:
+    mistake = catalogue[mistake_id]
+    names = _Blank({"exercise": exercise.id, "module": f"{exercise.module}.py", "function": exercise.module})
+    return mistake.explanation.format_map(names), mistake.hint.format_map(names)
 
 
 def _sentence(text: str) -> str:

@@ -1,156 +1,264 @@
-"""Reference and variant answers to a request.
+"""The trusted side's answers: the reference's, the mistake models', and the stand-ins' numbers.
 
-`ReferenceOracle` runs the reference and the mistakes' variant packages in the
-grader's own process (they are the kit's code, never the student's).
-`RecordedOracle` answers from a table made at handout time, so a student's
-self-check can diagnose mistakes on the lesson's examples with no solution
-on their machine.
+`ReferenceOracle` runs the reference solutions (copied into a package of its own, in the grader's
+process: they are the kit's code, never the student's) and the course's mistake models.
+`RecordedOracle` answers from a table made at handout time, so a student's self-check diagnoses
+mistakes on the lesson's examples with no solution on their machine: it records numbers only,
+never the reference's code or sequence of operations, and it cannot stand in for a dependency.
 """
 from __future__ import annotations
 
 import hashlib
 import importlib
+import inspect
 import json
 import secrets
 import shutil
 import sys
 import tempfile
-from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol
+from typing import Any, Iterator, Protocol
+
+import numpy as np
 
 from attnkit.errors import KitError
-from attnkit.grading.catalogue import Catalogue
-from attnkit.grading.variants import variant_name, write_variant_package
+from attnkit.grading.models import Candidate, ModelLibrary, enumerate_answers, raising
 from attnkit.sandbox import protocol, worker
+from attnkit.sandbox.protocol import (Answer, CallRequest, ConstantsRequest, ModuleRequest, Request, Standin,
+                                      StandinAnswer, StandinCall)
 
 REFERENCE_PACKAGE = "attnkit_reference"
-Result = dict[str, Any]
+MAX_CACHE = 4096
 
 
-@dataclass
-class Evaluation:
-    """The reference's answer and, per mistake id, the answers of its variants."""
-
-    reference: Result
-    variants: Mapping[str, list[Result]] = field(default_factory=dict)
+class NotRecorded(KitError):
+    """A self-check asked for an answer the handout did not record (a follow-up question): skip it."""
 
 
-class LazyAnswers(Mapping[str, list[Result]]):
-    """Variants' answers computed on first look: a right answer never needs them."""
-
-    def __init__(self, mistake_ids: Iterable[str], compute: Callable[[str], list[Result]]):
-        self._ids = list(mistake_ids)
-        self._compute = compute
-        self._answers: dict[str, list[Result]] = {}
-
-    def __getitem__(self, mistake_id: str) -> list[Result]:
-        if mistake_id not in self._ids:
-            raise KeyError(mistake_id)
-        if mistake_id not in self._answers:
-            self._answers[mistake_id] = self._compute(mistake_id)
-        return self._answers[mistake_id]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._ids)
-
-    def __len__(self) -> int:
-        return len(self._ids)
-
-
-def request_key(request: dict[str, Any]) -> str:
-    """A stable digest of a request: equal inputs give equal keys."""
-    canonical = json.dumps(protocol.to_wire(request), sort_keys=True)
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+def request_key(request: Request) -> str:
+    """A stable digest of a request: equal requests give equal keys."""
+    return hashlib.sha256(protocol.encode(request)).hexdigest()
 
 
 class Oracle(Protocol):
-    def evaluate(self, request: dict[str, Any], mistake_ids: Iterable[str]) -> Evaluation: ...
+    def reference(self, request: Request) -> Answer: ...
+
+    def candidates(self, request: Request, size: int) -> Iterator[Candidate]: ...
+
+    def crashing(self, request: Request) -> list[str]: ...
+
+    @property
+    def can_stand_in(self) -> bool: ...
+
+    def standin(self, standin: Standin, call: StandinCall) -> StandinAnswer: ...
+
+    def positional(self, standin: Standin, call: StandinCall) -> tuple[Any, ...] | None: ...
 
 
 class ReferenceOracle:
-    """Runs the reference solutions and the catalogue's variants in this process."""
+    """The reference solutions and the course's mistake models, run in this (trusted) process."""
 
-    def __init__(self, solutions_dir: Path, catalogue: Catalogue):
+    def __init__(self, solutions_dir: Path, models_dir: Path):
         self.solutions_dir = Path(solutions_dir)
-        self.catalogue = catalogue
+        self.models = ModelLibrary(Path(models_dir))
         self._workdir = tempfile.TemporaryDirectory(prefix="attnkit-oracle-")
-        # Package names of this oracle's own: a second oracle in the process must not
-        # find the first one's packages in sys.modules, pointing at a folder since deleted.
-        self._prefix = f"o{secrets.token_hex(4)}_"
-        self._cache: dict[tuple[str, str], Result] = {}
-        sys.path.insert(0, self._workdir.name)
+        # A package name of this oracle's own: a second oracle in the process must not find
+        # the first one's package in sys.modules, pointing at a folder since deleted.
+        self._package = f"o{secrets.token_hex(4)}_{REFERENCE_PACKAGE}"
+        self._cache: dict[str, Answer] = {}
+
+    can_stand_in = True
 
     @cached_property
-    def _reference(self) -> tuple[str, Path]:
-        name = self._prefix + REFERENCE_PACKAGE
-        target = Path(self._workdir.name) / name
+    def _package_dir(self) -> Path:
+        target = Path(self._workdir.name) / self._package
         shutil.copytree(self.solutions_dir, target, ignore=shutil.ignore_patterns("__pycache__"))
-        return name, target
+        sys.path.insert(0, self._workdir.name)
+        importlib.invalidate_caches()
+        return target
 
-    def _variant_packages(self, mistake_id: str) -> list[tuple[str, Path]]:
-        mistake = self.catalogue[mistake_id]
-        packages = []
-        for index, variant in enumerate(mistake.variants):
-            name = self._prefix + variant_name(mistake, index)
-            target = Path(self._workdir.name) / name
-            if not target.exists():
-                write_variant_package(self.solutions_dir, variant, target)
-                importlib.invalidate_caches()
-            packages.append((name, target))
-        return packages
-
-    def _run(self, package: tuple[str, Path], request: dict[str, Any], key: str) -> Result:
-        cache_key = (package[0], key)
-        if cache_key not in self._cache:
-            if len(self._cache) > 4096:
-                self._cache.clear()
-            self._cache[cache_key] = worker.execute(package[0], package[1], request)
-        return self._cache[cache_key]
-
-    def evaluate(self, request: dict[str, Any], mistake_ids: Iterable[str]) -> Evaluation:
+    def reference(self, request: Request) -> Answer:
+        """The reference's answer; a reference that fails a grader's request is the course's bug."""
         key = request_key(request)
-        reference = self._run(self._reference, request, key)
-        if reference["status"] != "ok":
-            error = reference.get("error", {})
-            raise KitError(f"{self.solutions_dir}: the reference failed a grader's request: "
-                           f"{error.get('type')}: {error.get('message')} ({error.get('where')})")
-        candidates = [m for m in mistake_ids if m in self.catalogue and self.catalogue[m].match_output]
-        return Evaluation(reference, LazyAnswers(candidates, lambda mistake_id: [
-            self._run(package, request, key) for package in self._variant_packages(mistake_id)]))
+        if key not in self._cache:
+            if len(self._cache) > MAX_CACHE:
+                self._cache.clear()
+            reply = worker.execute(self._package, self._package_dir, request)
+            if not isinstance(reply, Answer):
+                raise KitError(f"{self.solutions_dir}: the reference failed a grader's request: "
+                               f"{reply.status}: {reply.type}: {reply.message} ({reply.where})")
+            self._cache[key] = reply
+        return self._cache[key]
+
+    def candidates(self, request: Request, size: int) -> Iterator[Candidate]:
+        """What each configuration of `size` mistakes computes on this request (none for constants)."""
+        model = self._model(request)
+        if model is None:
+            return
+        for candidate in enumerate_answers(model, model_arguments(request), size):
+            yield Candidate(candidate.mistakes, as_values(candidate.answer))
+
+    def crashing(self, request: Request) -> list[str]:
+        """The mistakes whose code cannot run on this request at all (it raises where the reference does not)."""
+        model = self._model(request)
+        return raising(model, model_arguments(request)) if model is not None else []
+
+    def _model(self, request: Request) -> Any:
+        if isinstance(request, ConstantsRequest):
+            return None
+        return self.models.model(request.module, request.function if isinstance(request, CallRequest) else request.cls)
+
+    def standin(self, standin: Standin, call: StandinCall) -> StandinAnswer:
+        """The reference's outputs for a stand-in call, or the gradients of its inputs for a backward one."""
+        return answer_standin(self._function(standin), call)
+
+    def positional(self, standin: Standin, call: StandinCall) -> tuple[Any, ...] | None:
+        """A stand-in call's arguments in the reference's order (keywords placed), or None if they do not fit."""
+        try:
+            bound = inspect.signature(self._function(standin)).bind(*call.args, **call.kwargs)
+        except TypeError:
+            return None
+        bound.apply_defaults()
+        return tuple(bound.arguments.values())
+
+    def _function(self, standin: Standin) -> Any:
+        self._package_dir  # noqa: B018 (makes the reference importable)
+        return getattr(importlib.import_module(f"{self._package}.{standin.module}"), standin.function)
+
+
+def answer_standin(function: Any, call: StandinCall) -> StandinAnswer:
+    """Run `function` (trusted code) on a stand-in call's numbers; float64 throughout."""
+    import torch
+
+    backward = call.grad_outputs is not None
+    inputs: list[Any] = []
+
+    def tensor(value: Any) -> Any:
+        if isinstance(value, np.ndarray):
+            made = torch.tensor(value, dtype=torch.float64, requires_grad=backward)
+            inputs.append(made)
+            return made
+        if isinstance(value, tuple):
+            return tuple(tensor(v) for v in value)
+        return value
+
+    try:
+        args = [tensor(a) for a in call.args]
+        kwargs = {k: tensor(v) for k, v in call.kwargs.items()}
+        with torch.enable_grad():
+            result = function(*args, **kwargs)
+            outputs = list(result) if isinstance(result, (tuple, list)) else [result]
+            if not backward:
+                return StandinAnswer(tuple(_numbers(o) for o in outputs), single=not isinstance(result, (tuple, list)))
+            grads = torch.autograd.grad(
+                [o for o, g in zip(outputs, call.grad_outputs) if g is not None],
+                inputs,
+                [torch.tensor(g, dtype=torch.float64) for g in call.grad_outputs if g is not None],
+                allow_unused=True)
+    except Exception as error:  # the student called the stand-in with arguments the reference refuses
+        return StandinAnswer(error=worker.clean_text(f"{type(error).__name__}: {error}", worker.MAX_MESSAGE))
+    return StandinAnswer(tuple(np.zeros(i.shape) if g is None else _numbers(g) for g, i in zip(grads, inputs)),
+                         single=False)
+
+
+def _numbers(tensor: Any) -> np.ndarray:
+    return tensor.detach().to(dtype=tensor.dtype).double().numpy().copy()
+
+
+def model_arguments(request: CallRequest | ModuleRequest) -> list[Any]:
+    """A request's inputs as the models take them: float64 tensors (a layer: init, weights, x)."""
+    import torch
+
+    def tensor(value: Any) -> Any:
+        if isinstance(value, np.ndarray):
+            return torch.tensor(value, dtype=torch.float64)
+        if isinstance(value, tuple):
+            return tuple(tensor(v) for v in value)
+        return value
+
+    if isinstance(request, CallRequest):
+        return [tensor(a) for a in request.args]
+    weights = {name: tensor(w) for name, w in request.weights.items()}
+    return [tuple(request.init), weights, tensor(request.input)]
+
+
+def as_values(answer: Any) -> list[np.ndarray]:
+    """A model's answer (a tensor or a tuple of them) as a list of float64 arrays."""
+    items = answer if isinstance(answer, (tuple, list)) else [answer]
+    return [_numbers(item) if hasattr(item, "detach") else np.asarray(item, dtype=np.float64) for item in items]
+
+
+# --- recorded answers, for the handout ---------------------------------------------------------------
 
 
 class RecordingOracle:
-    """A ReferenceOracle that remembers every answer, with all candidate variants, for a handout."""
+    """A ReferenceOracle that keeps, for every request it is asked, the numbers a self-check needs."""
 
-    def __init__(self, inner: ReferenceOracle):
+    def __init__(self, inner: ReferenceOracle, sizes: tuple[int, ...] = (1, 2)):
         self.inner = inner
+        self.sizes = sizes
         self.table: dict[str, Any] = {}
 
-    def evaluate(self, request: dict[str, Any], mistake_ids: Iterable[str]) -> Evaluation:
-        evaluation = self.inner.evaluate(request, list(mistake_ids))
-        self.table[request_key(request)] = {"reference": evaluation.reference, "variants": dict(evaluation.variants)}
-        return evaluation
+    can_stand_in = False
+    records = True  # checks ask it for their follow-up questions' answers up front
+
+    def reference(self, request: Request) -> Answer:
+        answer = self.inner.reference(request)
+        entry = self.table.setdefault(request_key(request), {"reference": _recorded(answer), "candidates": {},
+                                                              "crashing": self.inner.crashing(request)})
+        for size in self.sizes:
+            entry["candidates"].setdefault(str(size), [
+                [sorted(c.mistakes), [v.tolist() for v in c.answer]] for c in self.inner.candidates(request, size)])
+        return answer
+
+    def candidates(self, request: Request, size: int) -> Iterator[Candidate]:
+        return self.inner.candidates(request, size)
+
+    def crashing(self, request: Request) -> list[str]:
+        return self.inner.crashing(request)
+
+    def standin(self, standin: Standin, call: StandinCall) -> StandinAnswer:
+        raise KitError("a self-check cannot stand in for a dependency")
 
     def save(self, path: Path) -> None:
-        Path(path).write_text(json.dumps(protocol.to_wire(self.table)), encoding="utf-8")
+        Path(path).write_text(json.dumps(self.table), encoding="utf-8")
+
+
+def _recorded(answer: Answer) -> str:
+    """Only what a comparison needs: the answer's layout and numbers, never calls or make-up."""
+    return protocol.encode(Answer(returned=answer.returned, constants=answer.constants))[protocol.HEADER.size:].decode()
 
 
 class RecordedOracle:
-    """Answers from a table written by `RecordingOracle`: public checks only."""
+    """Answers from a table written by `RecordingOracle`: public checks only, no stand-ins."""
 
     def __init__(self, path: Path):
         try:
-            self.table = protocol.from_wire(json.loads(Path(path).read_text(encoding="utf-8")))
+            self.table = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, ValueError) as error:
             raise KitError(f"{path}: cannot read the public checks' expected answers: {error}") from None
         self.path = path
 
-    def evaluate(self, request: dict[str, Any], mistake_ids: Iterable[str]) -> Evaluation:
+    can_stand_in = False
+
+    def _entry(self, request: Request) -> dict[str, Any]:
         entry = self.table.get(request_key(request))
         if entry is None:
-            raise KitError(f"{self.path}: no expected answer for a check's request; "
-                           "the handout is older than its checks (ask for a new handout)")
-        wanted = set(mistake_ids)
-        return Evaluation(entry["reference"], {k: v for k, v in entry["variants"].items() if k in wanted})
+            raise NotRecorded(f"{self.path}: no expected answer for a check's request; "
+                              "the handout is older than its checks (ask for a new handout)")
+        return entry
+
+    def reference(self, request: Request) -> Answer:
+        return protocol.decode(self._entry(request)["reference"].encode(), (Answer,))
+
+    def candidates(self, request: Request, size: int) -> Iterator[Candidate]:
+        for mistakes, values in self._entry(request)["candidates"].get(str(size), []):
+            yield Candidate(frozenset(mistakes), [np.asarray(v, dtype=np.float64) for v in values])
+
+    def crashing(self, request: Request) -> list[str]:
+        return list(self._entry(request)["crashing"])
+
+    def standin(self, standin: Standin, call: StandinCall) -> StandinAnswer:
+        raise KitError("a self-check cannot stand in for a dependency")
+

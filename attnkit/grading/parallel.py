@@ -28,7 +28,6 @@ from attnkit.errors import KitError
 from attnkit.grading.plugin import Submission
 from attnkit.grading.results import SubmissionResult
 
-COURSE_FILE = "course.toml"
 BATCHES_PER_WORKER = 2
 
 
@@ -96,7 +95,7 @@ class _Worker:
 
     def __init__(self, course: Course):
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "attnkit.grading.parallel", str(course.root / COURSE_FILE)],
+            [sys.executable, "-m", "attnkit.grading.parallel", str(course.file)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, preexec_fn=_dies_with_us(),
         )
         self.results = self.process.stdout.fileno()
@@ -153,11 +152,10 @@ def serve(course: Course, requests: IO[str], results: IO[str]) -> None:
     """
     import torch
 
-    from attnkit.grading.catalogue import load_catalogue
     from attnkit.grading.session import make_oracle, run_checks
 
     torch.set_num_threads(1)  # the workers share the cores
-    oracle = make_oracle(course, load_catalogue(course.mistakes_dir))
+    oracle = make_oracle(course)
     gc.freeze()  # torch's and pytest's objects live as long as we do: collections need not scan them
 
     def send(message: dict[str, Any]) -> None:

@@ -1,10 +1,11 @@
 """The pytest plugin that turns grader tests into scored, diagnosed checks.
 
-Grader tests ask for the `attempt` fixture (and `rng`, `settings`); the plugin
-parametrises them over the submissions being graded, orders the items student
-by student and exercise by exercise (so each student's sandbox lives for one
-contiguous stretch), records every verdict and hands each student's result to
-a callback as soon as that student is done.
+Grader tests ask for the `attempt` fixture (and `rng`, `settings`, `data`); the plugin
+parametrises them over the submissions being graded, orders the items student by student and
+exercise by exercise (so each student's sandbox lives for one contiguous stretch and an exercise's
+dependencies are graded before it), and once an exercise's checks are all done it settles their
+findings together (`diagnosis.resolve`) and writes its results. Each student's result goes to a
+callback as soon as that student is done.
 """
 from __future__ import annotations
 
@@ -17,14 +18,16 @@ from typing import Any, Callable
 import numpy as np
 import pytest
 
-from attnkit.config import Check, Course, Exercise
+from attnkit.config import PACKAGE, Check, Course, Exercise
 from attnkit.errors import KitError
-from attnkit.grading.attempt import Attempt, CheckFailed, History
+from attnkit.grading.attempt import Attempt, CheckFailed, CheckRecord, ExerciseContext
 from attnkit.grading.catalogue import Catalogue
-from attnkit.grading.diagnosis import Context, Finding
-from attnkit.grading.feedback import finding_message
+from attnkit.grading.diagnosis import resolve
+from attnkit.grading.feedback import check_feedback
 from attnkit.grading.oracle import Oracle
 from attnkit.grading.results import CheckResult, ExerciseResult, SubmissionResult
+from attnkit.grading.source_rules import forbidden_uses
+from attnkit.sandbox.protocol import Standin
 
 STUDENT_FIXTURE = "attnkit_student"
 
@@ -39,12 +42,20 @@ class Submission:
 
 
 @dataclass
+class _ExerciseState:
+    context: ExerciseContext
+    checks: list[tuple[Check, str, CheckRecord]] = field(default_factory=list)  # (check, name, record)
+    remaining: int = 0
+
+
+@dataclass
 class _StudentState:
     submission: Submission
     sandbox: Any = None
-    prior: dict[str, list[str]] = field(default_factory=dict)
-    histories: dict[str, History] = field(default_factory=dict)
-    exercises: dict[str, ExerciseResult] = field(default_factory=dict)
+    found: dict[str, list[str]] = field(default_factory=dict)
+    carried: dict[str, list[str]] = field(default_factory=dict)
+    exercises: dict[str, _ExerciseState] = field(default_factory=dict)
+    results: dict[str, ExerciseResult] = field(default_factory=dict)
     remaining: int = 0
 
 
@@ -64,13 +75,14 @@ class GradingPlugin:
         self.internal_errors: list[str] = []
         self.fatal: KitError | None = None
         self.run_salt = secrets.token_hex(8)
+        self._places: dict[str, tuple[str, Exercise, Check]] = {}
 
     # --- collection -------------------------------------------------------
 
     def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
         if STUDENT_FIXTURE in metafunc.fixturenames:
             ids = list(self.students)
-            metafunc.parametrize(STUDENT_FIXTURE, ids, ids=ids, scope="function")
+            metafunc.parametrize(STUDENT_FIXTURE, ids, ids=[f"s{i}" for i in range(len(ids))], scope="function")
 
     def _place(self, item: pytest.Item) -> tuple[str, Exercise, Check] | None:
         exercise_id = Path(str(item.path)).stem.removeprefix("test_")
@@ -98,7 +110,7 @@ class GradingPlugin:
         order = {sid: i for i, sid in enumerate(self.students)}
         exercise_order = {e.id: i for i, e in enumerate(self.course.exercises)}
 
-        def sort_key(entry):
+        def sort_key(entry: tuple[pytest.Item, tuple[str, Exercise, Check]]) -> tuple[int, int, int]:
             _, (student, exercise, check) = entry
             return order[student], exercise_order[exercise.id], self.checks[exercise.id].index(check)
 
@@ -108,8 +120,25 @@ class GradingPlugin:
         for _, (student, exercise, check) in placed:
             state = self.students[student]
             state.remaining += 1
-            state.exercises.setdefault(exercise.id, ExerciseResult(exercise.id, 0.0))
-            state.exercises[exercise.id].max_score += check.points
+            if exercise.id not in state.exercises:
+                state.exercises[exercise.id] = _ExerciseState(self._context(state, exercise))
+            state.exercises[exercise.id].remaining += 1
+
+    def _context(self, state: _StudentState, exercise: Exercise) -> ExerciseContext:
+        dependencies = [self.course.exercise(d) for d in self.course.dependencies(exercise.id)]
+        standins = tuple(Standin(d.module, f) for d in dependencies for f in d.functions)
+        return ExerciseContext(exercise, self.course, self.catalogue, standins,
+                               {d.module: d.id for d in dependencies}, self.course.grading.carry_forward,
+                               self._forbidden(state, exercise), state.found, state.carried)
+
+    def _forbidden(self, state: _StudentState, exercise: Exercise) -> list[str]:
+        """Uses of the names the exercise's mistakes forbid, read from the submitted source here."""
+        names = [n for m in self.catalogue.for_exercise(exercise.id) for n in m.forbid]
+        package = state.submission.root / PACKAGE
+        if not names or not package.is_dir():
+            return []
+        sources = {p.name: p.read_text(encoding="utf-8", errors="replace") for p in sorted(package.glob("*.py"))}
+        return [str(use) for use in forbidden_uses(sources, exercise.module, names)]
 
     # --- fixtures ---------------------------------------------------------
 
@@ -123,18 +152,18 @@ class GradingPlugin:
         state = self.students[student]
         if state.sandbox is None:
             state.sandbox = self.open_sandbox(state.submission.root)
-        dependencies = {d: self.course.exercise(d).module for d in self.course.dependencies(exercise.id)}
-        context = Context(exercise.id, self.catalogue, self.course.settings["rtol"], self.course.settings["atol"],
-                          dependencies, state.prior)
-        history = state.histories.setdefault(exercise.id, History())
-        return Attempt(state.sandbox.request, self.oracle, context, history, public=check.public)
+        exercise_state = state.exercises[exercise.id]
+        record = CheckRecord()
+        name = (request.node.function.__doc__ or check.test).strip().splitlines()[0]
+        exercise_state.checks.append((check, name, record))
+        return Attempt(state.sandbox, self.oracle, exercise_state.context, record)
 
     @pytest.fixture
     def rng(self, request: pytest.FixtureRequest, attnkit_student: str) -> np.random.Generator:
         """Public checks draw the same inputs for everyone; hidden ones, fresh inputs a student and a run.
 
-        Fresh every run, so what a submission prints of its inputs (kept in the
-        feedback) is no use to a resubmission that hard-codes the answers.
+        Fresh every run, so what a submission prints of its inputs (kept in the feedback) is no use
+        to a resubmission that hard-codes the answers.
         """
         student, exercise, check = self._places[request.node.nodeid]
         salt = "" if check.public else f"{student}/{self.run_salt}"
@@ -142,8 +171,15 @@ class GradingPlugin:
         return np.random.default_rng(int.from_bytes(digest[:8], "big"))
 
     @pytest.fixture
-    def settings(self) -> dict[str, float]:
-        return dict(self.course.settings)
+    def settings(self, request: pytest.FixtureRequest, attnkit_student: str) -> dict[str, Any]:
+        """The exercise's own settings (declared by its grader, set in course.toml)."""
+        _, exercise, _ = self._places[request.node.nodeid]
+        return dict(exercise.settings)
+
+    @pytest.fixture
+    def data(self) -> dict[str, Any]:
+        """The lesson's numbers, from course.toml's [data]."""
+        return {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in self.course.data.items()}
 
     # --- verdicts ---------------------------------------------------------
 
@@ -152,46 +188,62 @@ class GradingPlugin:
         outcome = yield
         report = outcome.get_result()
         if report.when == "call" or (report.when == "setup" and report.failed):
-            self._record(item, call)
+            error = call.excinfo.value if call.excinfo else None
+            if error is not None and not isinstance(error, CheckFailed):
+                self.internal_errors.append(f"{item.nodeid}: {type(error).__name__}: {error}")
 
     def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
-        student, _, _ = self._places[nodeid]
+        student, exercise, _ = self._places[nodeid]
         state = self.students[student]
+        exercise_state = state.exercises[exercise.id]
+        exercise_state.remaining -= 1
+        if exercise_state.remaining == 0:
+            state.results[exercise.id] = self._settle(state, exercise, exercise_state)
         state.remaining -= 1
         if state.remaining == 0:
             self._finish(state)
 
-    def _record(self, item: pytest.Item, call: pytest.CallInfo) -> None:
-        student, exercise, check = self._places[item.nodeid]
-        state = self.students[student]
-        name = (item.function.__doc__ or check.test).strip().splitlines()[0]
-        result = CheckResult(name, check.test, check.public, passed=True, points=check.points,
-                             max_points=check.points)
-        error = call.excinfo.value if call.excinfo else None
-        if isinstance(error, CheckFailed):
-            finding = error.finding
-            self._fail(result, finding, exercise)
-            # Filed under the exercise to blame, so later exercises blame it too.
-            found = state.prior.setdefault(finding.cause or exercise.id, [])
-            if finding.mistake not in found:
-                found.append(finding.mistake)
-        elif error is not None:
-            text = f"{type(error).__name__}: {error}"
-            self.internal_errors.append(f"{item.nodeid}: {text}")
-            result.passed, result.points = False, 0.0
-            result.message = f"internal grader error (a bug in the kit, not in your code): {text}"
-        state.exercises[exercise.id].checks.append(result)
+    def _settle(self, state: _StudentState, exercise: Exercise, exercise_state: _ExerciseState) -> ExerciseResult:
+        """The exercise's checks, their findings settled together, as results."""
+        resolve([f for _, _, record in exercise_state.checks for f in record.findings])
+        result = ExerciseResult(exercise.id, sum(c.points for c, _, _ in exercise_state.checks))
+        for check, name, record in exercise_state.checks:
+            result.checks.append(self._check_result(exercise, check, name, record))
+        state.found[exercise.id] = result.mistakes
+        state.carried[exercise.id] = result.carried_from
+        return result
 
-    def _fail(self, result: CheckResult, finding: Finding, exercise: Exercise) -> None:
-        result.passed, result.points = False, 0.0
-        result.mistakes = [finding.mistake]
-        result.message, result.hint = finding_message(finding, exercise, self.course, self.catalogue)
+    def _check_result(self, exercise: Exercise, check: Check, name: str, record: CheckRecord) -> CheckResult:
+        mistakes = [m for f in record.findings for m in f.mistakes]
+        mistakes = list(dict.fromkeys(mistakes))
+        message, hint = check_feedback(record, exercise, self.course, self.catalogue)
+        passed = not mistakes
+        return CheckResult(name, check.test, check.public, passed, check.points if passed else 0.0, check.points,
+                           mistakes, message, hint, carried_from=list(dict.fromkeys(c.exercise for c in record.carried)))
 
     def _finish(self, state: _StudentState) -> None:
-        output = ""
+        output, problem = "", ""
         if state.sandbox is not None:
             output = state.sandbox.captured_output
+            problem = state.sandbox.malformed
             state.sandbox.close()
             state.sandbox = None
-        self.on_result(SubmissionResult(state.submission.student, state.exercises, output=output,
+        results = state.results
+        if problem:  # a forged or broken reply: nothing this submission's process said can be trusted
+            results = zero_results(self.course, {e: [c.test for c in cs] for e, cs in self.checks.items()},
+                                   problem, "malformed-reply")
+        self.on_result(SubmissionResult(state.submission.student, results, problem=problem, output=output,
                                         fingerprint=state.submission.fingerprint))
+
+
+def zero_results(course: Course, tests: dict[str, list[str]], problem: str, mistake: str | None = None) -> dict[str, ExerciseResult]:
+    """Zeros on the given checks of every exercise, each saying why."""
+    exercises = {}
+    for exercise in course.exercises:
+        if exercise.id not in tests:
+            continue
+        checks = [CheckResult(c.test, c.test, c.public, passed=False, points=0.0, max_points=c.points,
+                              mistakes=[mistake] if mistake else [], message=problem)
+                  for c in exercise.checks if c.test in tests[exercise.id]]
+        exercises[exercise.id] = ExerciseResult(exercise.id, sum(c.max_points for c in checks), checks)
+    return exercises

@@ -1,7 +1,6 @@
 """Grade one or many submissions in one pytest session of the trusted process."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -9,7 +8,7 @@ import pytest
 
 from attnkit.config import Check, Course
 from attnkit.errors import KitError
-from attnkit.grading.catalogue import Catalogue, load_catalogue
+from attnkit.grading.catalogue import load_catalogue
 from attnkit.grading.oracle import Oracle, RecordedOracle, ReferenceOracle
 from attnkit.grading.plugin import GradingPlugin, Submission
 from attnkit.grading.results import SubmissionResult
@@ -21,37 +20,36 @@ PYTEST_INI = Path(__file__).with_name("pytest.ini")
 
 def limits_from(course: Course) -> Limits:
     settings = course.settings
-    return Limits(call_timeout=settings["call_timeout"], memory_mb=int(settings["memory_limit_mb"]),
-                  output_kb=int(settings["output_limit_kb"]))
+    return Limits(call_timeout=settings.call_timeout, memory_mb=settings.memory_limit_mb,
+                  output_kb=settings.output_limit_kb)
 
 
-def select_checks(course: Course, exercise_ids: Iterable[str] | None, public_only: bool) -> dict[str, list[Check]]:
+def select_checks(course: Course, exercise_ids: Iterable[str] | None, public_only: bool,
+                  hidden_only: bool = False) -> dict[str, list[Check]]:
     """The checks to run, by exercise; unknown exercise ids are refused."""
     wanted = list(exercise_ids or course.ids)
     unknown = [e for e in wanted if e not in course.ids]
     if unknown:
-        raise KitError(f"{course.root / 'course.toml'}: no exercise {unknown[0]!r} (exercises: {', '.join(course.ids)})")
-    return {
-        e.id: [c for c in e.checks if c.public or not public_only]
-        for e in course.exercises
-        if e.id in wanted and any(c.public or not public_only for c in e.checks)
-    }
+        raise KitError(f"{course.file}: no exercise {unknown[0]!r} (exercises: {', '.join(course.ids)})")
+    selected = {e.id: [c for c in e.checks if (c.public or not public_only) and not (c.public and hidden_only)]
+                for e in course.exercises if e.id in wanted}
+    return {exercise_id: checks for exercise_id, checks in selected.items() if checks}
 
 
-def make_oracle(course: Course, catalogue: Catalogue) -> Oracle:
+def make_oracle(course: Course) -> Oracle:
     """The reference where the course has it, else the handout's recorded answers."""
     if course.solutions_dir.is_dir():
-        return ReferenceOracle(course.solutions_dir, catalogue)
+        return ReferenceOracle(course.solutions_dir, course.mistakes_dir)
     return RecordedOracle(course.graders_dir / RECORDED_ANSWERS)
 
 
 def run_checks(course: Course, submissions: list[Submission], *, exercise_ids: Iterable[str] | None = None,
-               public_only: bool = False, oracle: Oracle | None = None,
+               public_only: bool = False, hidden_only: bool = False, oracle: Oracle | None = None,
                open_sandbox: Callable[[Path], object] | None = None,
                on_result: Callable[[SubmissionResult], None] = lambda r: None) -> list[SubmissionResult]:
     """Run the selected checks against every submission; results arrive through `on_result` too."""
     catalogue = load_catalogue(course.mistakes_dir)
-    checks = select_checks(course, exercise_ids, public_only)
+    checks = select_checks(course, exercise_ids, public_only, hidden_only)
     limits = limits_from(course)
     results: list[SubmissionResult] = []
 
@@ -60,15 +58,14 @@ def run_checks(course: Course, submissions: list[Submission], *, exercise_ids: I
         on_result(result)
 
     plugin = GradingPlugin(
-        course, catalogue, oracle or make_oracle(course, catalogue), submissions, checks,
+        course, catalogue, oracle or make_oracle(course), submissions, checks,
         open_sandbox or opener(limits, warn=not public_only), collect,
     )
-    files = [str(course.graders_dir / f"test_{exercise_id}.py") for exercise_id in checks]
+    files = [str(course.grader_file(course.exercise(exercise_id))) for exercise_id in checks]
     for path in files:
         if not Path(path).is_file():
             raise KitError(f"{path}: grader file missing")
-    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
-    args = ["-c", str(PYTEST_INI), "--rootdir", str(course.graders_dir), "--noconftest",
+    args = ["-c", str(PYTEST_INI), "--rootdir", str(course.graders_dir), "--noconftest", "--disable-plugin-autoload",
             "-p", "no:cacheprovider", "-p", "no:terminal", "-p", "no:stepwise", "--import-mode=importlib", *files]
     code = pytest.main(args, plugins=[plugin])
     if plugin.fatal:

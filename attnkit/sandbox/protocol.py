@@ -1,96 +1,442 @@
-"""The wire format between the grader and a sandboxed submission.
+"""What crosses between the grader and a sandboxed submission: one typed definition per message.
 
-Messages are length-prefixed JSON. Arrays travel as dtype, shape and base64 of
-their bytes, so nan and inf survive and decoding never runs foreign code.
+Grader -> sandbox: `CallRequest`, `ModuleRequest`, `ConstantsRequest`, and `StandinAnswer` (the
+grader's numbers for a stand-in call). Sandbox -> grader: `Answer` or `Failure` (the end of a
+request) and `StandinCall` (the student's code called a stand-in for a dependency).
+
+Every message travels as one frame: a 4-byte big-endian length, then JSON of
+`{"@message": <class name>, <field>: ...}`. Arrays travel as shape and base64 of float64 bytes, so
+nan and inf survive and decoding never runs foreign code. `decode` checks a frame against the
+typed definition of the messages its reader accepts, field by field (types, sizes, text that is
+valid and capped, finite where a number must be): the sandbox's process can write anything to
+its pipe, so the trusted end believes nothing it has not checked.
 """
 from __future__ import annotations
 
 import base64
+import binascii
+import functools
 import json
+import math
 import struct
-from typing import Any, BinaryIO
+import types
+import typing
+from dataclasses import dataclass, field, fields
+from typing import Any, Union
 
 import numpy as np
 
-ARRAY_TAG = "__ndarray__"
 HEADER = struct.Struct(">I")
-MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+MAX_FRAME_BYTES = 16 << 20
+MAX_ARRAY_ELEMENTS = 1 << 20
+MAX_DIMENSIONS = 8
+MAX_TEXT = 2000          # characters of one string (messages are capped before they are sent)
+MAX_ITEMS = 256          # entries of one list or table
+MAX_DEPTH = 8            # nesting of values
+ARRAY_TAG = "__ndarray__"
+MESSAGE_TAG = "@message"  # no message class has a field of this name
+
+FAILURE_STATUSES = ("crash", "not-implemented", "exited", "timeout", "malformed-reply")
+RETURNED_KINDS = ("array", "sequence", "none", "other")
 
 
 class ProtocolError(Exception):
-    """A message that is not what the protocol promises."""
+    """A frame that is not what the protocol promises."""
 
 
-def encode_array(array: np.ndarray) -> dict[str, Any]:
-    """A JSON-safe form of a numeric array (always sent as float64)."""
-    data = np.ascontiguousarray(array, dtype=np.float64)
-    return {ARRAY_TAG: [list(data.shape), base64.b64encode(data.tobytes()).decode("ascii")]}
+# A value an argument may hold: plain data and arrays, nested in tuples.
+Value = Union[None, bool, int, float, str, np.ndarray, tuple]
 
 
-def decode_array(tagged: dict[str, Any]) -> np.ndarray:
-    """The array `encode_array` sent, checked for a consistent size."""
-    try:
-        shape, payload = tagged[ARRAY_TAG]
-        shape = tuple(int(n) for n in shape)
-        raw = base64.b64decode(payload.encode("ascii"), validate=True)
-        array = np.frombuffer(raw, dtype=np.float64)
-        return array.reshape(shape).copy()
-    except (ValueError, TypeError, KeyError) as error:
-        raise ProtocolError(f"bad array: {error}") from None
+# --- grader -> sandbox ---------------------------------------------------------------------------
 
 
-def to_wire(value: Any) -> Any:
-    """Replace numpy arrays inside dicts and lists by their tagged form."""
-    if isinstance(value, np.ndarray):
-        return encode_array(value)
-    if isinstance(value, dict):
-        return {str(k): to_wire(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [to_wire(v) for v in value]
-    return value
+@dataclass(frozen=True)
+class Standin:
+    """Replace `exercises.<module>.<function>` by a stand-in whose numbers come from the grader."""
+
+    module: str
+    function: str
 
 
-def from_wire(value: Any) -> Any:
-    """Inverse of `to_wire`."""
-    if isinstance(value, dict):
-        if ARRAY_TAG in value:
-            return decode_array(value)
-        return {k: from_wire(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [from_wire(v) for v in value]
-    return value
+@dataclass(frozen=True)
+class CallRequest:
+    """Call `exercises.<module>.<function>(*args)`; arrays become tensors of `dtype`."""
+
+    module: str
+    function: str
+    args: tuple[Value, ...]
+    dtype: str = "float32"
+    standins: tuple[Standin, ...] = ()
 
 
-def dumps(message: Any) -> bytes:
-    """One framed message."""
-    body = json.dumps(to_wire(message), allow_nan=True).encode("utf-8")
+@dataclass(frozen=True)
+class ModuleRequest:
+    """Build `exercises.<module>.<cls>(*init)`, describe `parts`, set `weights`, run it on `input`.
+
+    Weights are set only through the module's registered parameters (`named_parameters()`), so a
+    projection the module does not own stays as the student built it. With `upstream`, that
+    gradient is sent back through the first output and the weights' gradients are reported (the
+    weights set are made trainable first: a frozen projection is the student's right). With
+    `zero_unset`, every floating 1-D parameter or buffer the weights do not name is zeroed first.
+    `input` None: build and describe only.
+    """
+
+    module: str
+    cls: str
+    init: tuple[Value, ...]
+    parts: tuple[str, ...]
+    weights: dict[str, np.ndarray]
+    input: np.ndarray | None
+    upstream: np.ndarray | None = None
+    dtype: str = "float32"
+    zero_unset: bool = False
+    standins: tuple[Standin, ...] = ()
+
+
+@dataclass(frozen=True)
+class ConstantsRequest:
+    """Read module-level constants as numbers."""
+
+    module: str
+    names: tuple[str, ...]
+
+
+Request = Union[CallRequest, ModuleRequest, ConstantsRequest]
+
+
+@dataclass(frozen=True)
+class StandinAnswer:
+    """The grader's answer to a stand-in call: the reference's outputs (or gradients), or why not.
+
+    `single` says the reference returned one array, not a tuple of them.
+    """
+
+    values: tuple[np.ndarray, ...] = ()
+    single: bool = True
+    error: str = ""
+
+
+# --- sandbox -> grader ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Returned:
+    """What a student's function returned, described without judging it (the grader judges).
+
+    kind "array": `array` holds the numbers (a tensor, an ndarray, a number, a nested list of
+    numbers); "sequence": a tuple or list whose `items` are described one level down; "none";
+    "other": anything else, named by `type_name`.
+    """
+
+    kind: str
+    type_name: str
+    array: np.ndarray | None = None
+    dtype: str = ""
+    items: tuple[Returned, ...] = ()
+    requires_grad: bool = False
+
+
+@dataclass(frozen=True)
+class Part:
+    """One named part of a module (`W_q`...) as the sandbox found it. Evidence that may only condemn."""
+
+    present: bool
+    type_name: str
+    weight_shape: tuple[int, ...] | None
+    has_bias: bool
+    same_as: str | None
+
+
+@dataclass(frozen=True)
+class LayerReport:
+    """A module's make-up, which weights could be set through its parameters, and their gradients."""
+
+    parts: dict[str, Part]
+    parameters: dict[str, tuple[int, ...]]
+    unset: tuple[str, ...]
+    grads: dict[str, np.ndarray | None] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A request that ran to the end.
+
+    `inputs_after`: the array arguments after the call (an in-place change shows); `calls`: torch
+    functions the code was seen to call (runtime evidence that may add to a finding, never clear
+    one); `layer`: for a ModuleRequest; `constants`: for a ConstantsRequest.
+    """
+
+    returned: Returned | None = None
+    inputs_after: tuple[np.ndarray | None, ...] = ()
+    calls: tuple[str, ...] = ()
+    layer: LayerReport | None = None
+    constants: dict[str, Returned] = field(default_factory=dict)
+
+    @property
+    def status(self) -> str:
+        """"ok", beside a Failure's status, so a reply's outcome reads one way."""
+        return "ok"
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A request that did not answer: crash, not-implemented, exited, timeout or malformed-reply."""
+
+    status: str
+    type: str = ""
+    message: str = ""
+    where: str = ""
+
+
+@dataclass(frozen=True)
+class StandinCall:
+    """The student's code called a stand-in: forward (`grad_outputs` None) or its backward pass."""
+
+    standin: int
+    args: tuple[Value, ...]
+    kwargs: dict[str, Value]
+    grad_outputs: tuple[np.ndarray | None, ...] | None = None
+
+
+Reply = Union[Answer, Failure]
+FROM_GRADER = (CallRequest, ModuleRequest, ConstantsRequest, StandinAnswer)
+FROM_SANDBOX = (Answer, Failure, StandinCall)
+MESSAGES = {cls.__name__: cls for cls in (*FROM_GRADER, *FROM_SANDBOX)}
+NESTED = {cls.__name__: cls for cls in (Standin, Returned, Part, LayerReport)}
+
+
+# --- encoding ------------------------------------------------------------------------------------
+
+
+def encode(message: Any) -> bytes:
+    """One frame holding `message` (a dataclass of this module)."""
+    body = json.dumps(_plain(message, tagged=True), allow_nan=False, ensure_ascii=True).encode("ascii")
+    if len(body) > MAX_FRAME_BYTES:
+        raise ProtocolError(f"a message of {len(body)} bytes is over the limit of {MAX_FRAME_BYTES}")
     return HEADER.pack(len(body)) + body
 
 
-def write_message(stream: BinaryIO, message: Any) -> None:
-    stream.write(dumps(message))
+def _plain(value: Any, tagged: bool = False) -> Any:
+    if isinstance(value, np.ndarray):
+        data = np.ascontiguousarray(value, dtype=np.float64)
+        return {ARRAY_TAG: [list(data.shape), base64.b64encode(data.tobytes()).decode("ascii")]}
+    if hasattr(value, "__dataclass_fields__"):
+        record = {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+        return {MESSAGE_TAG: type(value).__name__, **record} if tagged else record
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, float) and not math.isfinite(value):
+        return _plain(np.array(value))  # JSON has no nan: a 0-d array carries it
+    return value
+
+
+# --- decoding and validation ---------------------------------------------------------------------
+
+
+def decode(body: bytes, accepted: tuple[type, ...]) -> Any:
+    """The message in a frame's body, checked against the typed definitions in `accepted`."""
+    try:
+        record = json.loads(body.decode("utf-8"), parse_constant=_no_constant)
+    except (ValueError, UnicodeDecodeError, RecursionError) as error:
+        raise ProtocolError(f"not JSON: {_short(error)}") from None
+    if not isinstance(record, dict) or not isinstance(record.get(MESSAGE_TAG), str):
+        raise ProtocolError("a frame that names no message")
+    cls = MESSAGES.get(record[MESSAGE_TAG])
+    if cls not in accepted:
+        raise ProtocolError(f"unexpected message {_short(record[MESSAGE_TAG])!r}")
+    message = _read_dataclass(cls, {k: v for k, v in record.items() if k != MESSAGE_TAG}, cls.__name__, 0)
+    _check_semantics(message)
+    return message
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed")
+
+
+def _short(value: Any) -> str:
+    return str(value)[:80]
+
+
+def _read_dataclass(cls: type, record: Any, where: str, depth: int) -> Any:
+    if not isinstance(record, dict):
+        raise ProtocolError(f"{where}: expected an object")
+    hints = _hints(cls)
+    known = {f.name for f in fields(cls)}
+    extra = set(record) - known
+    if extra:
+        raise ProtocolError(f"{where}: unknown field {_short(sorted(extra)[0])!r}")
+    values = {}
+    for spec in fields(cls):
+        if spec.name not in record:
+            raise ProtocolError(f"{where}.{spec.name}: missing")
+        values[spec.name] = _read(hints[spec.name], record[spec.name], f"{where}.{spec.name}", depth + 1)
+    return cls(**values)
+
+
+@functools.cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def _read(kind: Any, value: Any, where: str, depth: int) -> Any:
+    """`value` read as the annotation `kind`, or ProtocolError naming where it is not."""
+    if depth > MAX_DEPTH * 3:
+        raise ProtocolError(f"{where}: nested too deeply")
+    if kind == Value:
+        return _read_value(value, where, depth)
+    origin = typing.get_origin(kind)
+    if origin in (Union, types.UnionType):
+        options = typing.get_args(kind)
+        if value is None and type(None) in options:
+            return None
+        problems = []
+        for option in (o for o in options if o is not type(None)):
+            try:
+                return _read(option, value, where, depth)
+            except ProtocolError as error:
+                problems.append(str(error))
+        raise ProtocolError(problems[0] if problems else f"{where}: unexpected null")
+    if origin is tuple:
+        item_kind = typing.get_args(kind)[0]
+        return tuple(_read(item_kind, v, f"{where}[{i}]", depth + 1) for i, v in enumerate(_list(value, where)))
+    if origin is dict:
+        item_kind = typing.get_args(kind)[1]
+        table = _table(value, where)
+        return {_text(k, where): _read(item_kind, v, f"{where}.{_short(k)}", depth + 1) for k, v in table.items()}
+    if kind is np.ndarray:
+        return _array(value, where)
+    if kind is str:
+        return _text(value, where)
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise ProtocolError(f"{where}: expected true or false")
+        return value
+    if kind is int:
+        if not isinstance(value, int) or isinstance(value, bool) or abs(value) > 1 << 31:
+            raise ProtocolError(f"{where}: expected an integer")
+        return value
+    if kind is float:
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+            raise ProtocolError(f"{where}: expected a finite number")
+        return float(value)
+    if hasattr(kind, "__dataclass_fields__"):
+        return _read_dataclass(kind, value, where, depth)
+    raise ProtocolError(f"{where}: no rule to read {kind!r}")  # a bug in this module's definitions
+
+
+def _read_value(value: Any, where: str, depth: int) -> Any:
+    if depth > MAX_DEPTH * 3:
+        raise ProtocolError(f"{where}: nested too deeply")
+    if value is None or isinstance(value, (bool, str)):
+        return _text(value, where) if isinstance(value, str) else value
+    if isinstance(value, int):
+        return _read(int, value, where, depth)
+    if isinstance(value, float):
+        return _read(float, value, where, depth)
+    if isinstance(value, dict):
+        return _array(value, where)
+    if isinstance(value, list):
+        return tuple(_read_value(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(_list(value, where)))
+    raise ProtocolError(f"{where}: not a value")
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise ProtocolError(f"{where}: expected a list")
+    if len(value) > MAX_ITEMS:
+        raise ProtocolError(f"{where}: more than {MAX_ITEMS} items")
+    return value
+
+
+def _table(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ProtocolError(f"{where}: expected an object")
+    if len(value) > MAX_ITEMS:
+        raise ProtocolError(f"{where}: more than {MAX_ITEMS} entries")
+    return value
+
+
+def _text(value: Any, where: str) -> str:
+    """A string that is short and valid Unicode (no lone surrogates, which cannot be written as UTF-8)."""
+    if not isinstance(value, str):
+        raise ProtocolError(f"{where}: expected a string")
+    if len(value) > MAX_TEXT:
+        raise ProtocolError(f"{where}: a string of {len(value)} characters is over the limit of {MAX_TEXT}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ProtocolError(f"{where}: a string that is not valid Unicode") from None
+    return value
+
+
+def _array(value: Any, where: str) -> np.ndarray:
+    if not isinstance(value, dict) or set(value) != {ARRAY_TAG}:
+        raise ProtocolError(f"{where}: expected an array")
+    tagged = value[ARRAY_TAG]
+    if not (isinstance(tagged, list) and len(tagged) == 2 and isinstance(tagged[0], list)
+            and isinstance(tagged[1], str)):
+        raise ProtocolError(f"{where}: a malformed array")
+    shape, payload = tagged
+    if len(shape) > MAX_DIMENSIONS or not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= MAX_ARRAY_ELEMENTS
+                                              for n in shape):
+        raise ProtocolError(f"{where}: a malformed array shape")
+    size = math.prod(shape)
+    if size > MAX_ARRAY_ELEMENTS or len(payload) != 4 * math.ceil(size * 8 / 3):
+        raise ProtocolError(f"{where}: an array whose data does not fit its shape")
+    try:
+        raw = base64.b64decode(payload.encode("ascii"), validate=True)
+    except (binascii.Error, UnicodeEncodeError):
+        raise ProtocolError(f"{where}: an array whose data is not base64") from None
+    return np.frombuffer(raw, dtype=np.float64).reshape(shape).copy()
+
+
+def _check_semantics(message: Any) -> None:
+    """What types alone do not say: known statuses and kinds, shapes that are shapes."""
+    if isinstance(message, Failure) and message.status not in FAILURE_STATUSES:
+        raise ProtocolError(f"Failure.status: unknown status {_short(message.status)!r}")
+    if isinstance(message, Answer):
+        for returned in ([message.returned] if message.returned else []) + list(message.constants.values()):
+            _check_returned(returned, 0)
+        if message.layer is not None:
+            shapes = [p.weight_shape for p in message.layer.parts.values() if p.weight_shape is not None]
+            if any(n < 0 for shape in [*shapes, *message.layer.parameters.values()] for n in shape):
+                raise ProtocolError("LayerReport: a negative size")
+
+
+def _check_returned(returned: Returned, depth: int) -> None:
+    if returned.kind not in RETURNED_KINDS:
+        raise ProtocolError(f"Returned.kind: unknown kind {_short(returned.kind)!r}")
+    if (returned.kind == "array") != (returned.array is not None) or depth > MAX_DEPTH:
+        raise ProtocolError("Returned: an inconsistent description")
+    for item in returned.items:
+        _check_returned(item, depth + 1)
+
+
+# --- framing on streams --------------------------------------------------------------------------
+
+
+def write(stream: typing.BinaryIO, message: Any) -> None:
+    stream.write(encode(message))
     stream.flush()
 
 
-def parse_body(body: bytes) -> Any:
-    """Decode one message body; anything malformed is a ProtocolError."""
-    try:
-        return from_wire(json.loads(body.decode("utf-8")))
-    except (ValueError, UnicodeDecodeError, RecursionError) as error:
-        raise ProtocolError(f"unreadable message: {error}") from None
-
-
-def read_message(stream: BinaryIO) -> Any:
-    """Read one framed message; None at end of stream."""
+def read(stream: typing.BinaryIO, accepted: tuple[type, ...]) -> Any:
+    """One framed message from a blocking stream; None at its end."""
     header = stream.read(HEADER.size)
     if not header:
         return None
     if len(header) < HEADER.size:
-        raise ProtocolError("truncated header")
+        raise ProtocolError("a truncated frame header")
+    body = stream.read(frame_length(header))
+    return decode(body, accepted)
+
+
+def frame_length(header: bytes) -> int:
+    """The body length a frame header announces, refused when over the limit."""
     (length,) = HEADER.unpack(header)
-    if length > MAX_MESSAGE_BYTES:
-        raise ProtocolError(f"message of {length} bytes is over the limit")
-    body = stream.read(length)
-    if len(body) < length:
-        raise ProtocolError("truncated message")
-    return parse_body(body)
+    if length > MAX_FRAME_BYTES:
+        raise ProtocolError(f"a frame of {length} bytes is over the limit of {MAX_FRAME_BYTES}")
+    return length

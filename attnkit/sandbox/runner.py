@@ -22,8 +22,11 @@ from pathlib import Path
 from typing import Any, Callable, Protocol
 
 from attnkit.sandbox import isolation, protocol
+from attnkit.sandbox.protocol import Failure, Standin, StandinAnswer, StandinCall
 
 QUIET_ENV = "ATTNKIT_SANDBOX_WARNED"
+MAX_STANDIN_CALLS = 5000  # in one request: a loop over rows calls a stand-in once a row, not thousands of times
+StandinHandler = Callable[[Standin, StandinCall], StandinAnswer]
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,7 @@ class SandboxedSubmission:
         self._launch = launcher or default_launcher()
         self._process: SandboxProcess | None = None
         self._hung_modules: set[str] = set()
+        self.malformed = ""  # why this submission's replies cannot be trusted, once one broke the protocol
 
     def __enter__(self) -> "SandboxedSubmission":
         return self
@@ -75,56 +79,75 @@ class SandboxedSubmission:
         """What the student's code printed, capped at the output limit."""
         return self.output.decode("utf-8", errors="replace")
 
-    def request(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Run one request; timeouts, deaths and floods become statuses, never exceptions."""
-        module = request.get("module", "")
+    def run(self, request: protocol.Request, on_standin: StandinHandler | None = None) -> protocol.Reply:
+        """Run one request; timeouts, deaths, floods and malformed replies become failures, never exceptions.
+
+        `on_standin` answers the stand-in calls the request's `standins` allow (the grader's numbers);
+        a reply that breaks the protocol fails the call as `malformed-reply` and marks the whole
+        submission (`malformed`): its process wrote something no honest worker writes.
+        """
+        module = request.module
+        if self.malformed:
+            return Failure("malformed-reply", "MalformedReply", self.malformed)
         if module in self._hung_modules:
-            return _status("timeout", f"an earlier call into {module}.py ran out of time")
+            return Failure("timeout", "", f"an earlier call into {module}.py ran out of time")
         try:
             if self._process is None:
                 self._process = self._launch(self.package_root, self.limits)
                 self._pending = bytearray()
-            return self._exchange(protocol.dumps(request))
+            return self._exchange(protocol.encode(request), request, on_standin)
         except TimeoutError:
             self._hung_modules.add(module)
             self._kill()
-            return _status("timeout", f"no answer within {self.limits.call_timeout:g} s")
+            return Failure("timeout", "", f"no answer within {self.limits.call_timeout:g} s")
         except OutputFlood:
             self._kill()
-            return _status("crash", f"printed more than {self.limits.output_kb} KiB; the rest was cut off",
-                           "OutputLimitExceeded")
+            return Failure("crash", "OutputLimitExceeded",
+                           f"printed more than {self.limits.output_kb} KiB; the rest was cut off")
         except (EOFError, OSError):
             self._kill()
-            return _status("exited", "the process running your code ended before answering "
-                                     "(os._exit, a fatal signal such as a segfault, or a resource limit)")
+            return Failure("exited", "", "the process running your code ended before answering "
+                                         "(os._exit, a fatal signal such as a segfault, or a resource limit)")
         except protocol.ProtocolError as error:
             self._kill()
-            return _status("exited", f"the process running your code answered something unreadable ({error})")
+            self.malformed = f"the process running your code sent a malformed reply: {error}"
+            return Failure("malformed-reply", "MalformedReply", self.malformed)
 
     def close(self) -> None:
         """Stop the process and everything it started."""
         self._kill()
 
-    def _exchange(self, message: bytes) -> dict[str, Any]:
+    def _exchange(self, frame: bytes, request: protocol.Request,
+                  on_standin: StandinHandler | None) -> protocol.Reply:
+        """Send the request, answer stand-in calls as they come, return the reply (or raise)."""
         process = self._process
         deadline = time.monotonic() + self.limits.call_timeout
-        outgoing = memoryview(message)
+        outgoing = bytearray(frame)
+        standin_calls = 0
         selector = selectors.DefaultSelector()
         os.set_blocking(process.requests_w, False)
-        selector.register(process.requests_w, selectors.EVENT_WRITE, "requests")
         selector.register(process.responses_r, selectors.EVENT_READ, "responses")
         selector.register(process.output_r, selectors.EVENT_READ, "output")
         try:
             while True:
-                reply = self._complete_reply()
-                if reply is not None:
-                    return reply
+                message = self._complete_frame()
+                if isinstance(message, StandinCall):
+                    standin_calls += 1
+                    started = time.monotonic()
+                    outgoing += protocol.encode(self._answer_standin(message, request, on_standin, standin_calls))
+                    deadline += time.monotonic() - started  # the grader's time is not the student's
+                    continue
+                if message is not None:
+                    return message
+                writing = process.requests_w in selector.get_map()
+                if outgoing and not writing:
+                    selector.register(process.requests_w, selectors.EVENT_WRITE, "requests")
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise TimeoutError
                 for key, _ in selector.select(remaining):
                     if key.data == "requests":
-                        outgoing = outgoing[os.write(process.requests_w, outgoing):]
+                        del outgoing[:os.write(process.requests_w, outgoing)]
                         if not outgoing:
                             selector.unregister(process.requests_w)
                     elif key.data == "output":
@@ -137,21 +160,27 @@ class SandboxedSubmission:
         finally:
             selector.close()
 
-    def _complete_reply(self) -> dict[str, Any] | None:
+    def _answer_standin(self, call: StandinCall, request: protocol.Request, on_standin: StandinHandler | None,
+                        count: int) -> StandinAnswer:
+        """The grader's numbers for a stand-in call the request allowed; any other call is malformed."""
+        standins = getattr(request, "standins", ())
+        if on_standin is None or not 0 <= call.standin < len(standins):
+            raise protocol.ProtocolError("a stand-in call the request did not offer")
+        if count > MAX_STANDIN_CALLS:
+            return StandinAnswer(error=f"more than {MAX_STANDIN_CALLS} calls in one check")
+        return on_standin(standins[call.standin], call)
+
+    def _complete_frame(self) -> Any:
+        """The next whole message from the sandbox, checked; None until one has arrived."""
         header = protocol.HEADER.size
         if len(self._pending) < header:
             return None
-        (length,) = protocol.HEADER.unpack(self._pending[:header])
-        if length > protocol.MAX_MESSAGE_BYTES:
-            raise protocol.ProtocolError("answer over the size limit")
+        length = protocol.frame_length(bytes(self._pending[:header]))
         if len(self._pending) < header + length:
             return None
         body = bytes(self._pending[header:header + length])
         del self._pending[:header + length]
-        reply = protocol.parse_body(body)
-        if not isinstance(reply, dict) or "status" not in reply:
-            raise protocol.ProtocolError("answer without a status")
-        return reply
+        return protocol.decode(body, protocol.FROM_SANDBOX)
 
     def _drain_output(self, selector: selectors.BaseSelector) -> None:
         chunk = os.read(self._process.output_r, 1 << 16)
@@ -171,10 +200,6 @@ class SandboxedSubmission:
 
 class OutputFlood(Exception):
     """The student's code printed more than the output limit."""
-
-
-def _status(status: str, message: str, kind: str = "") -> dict[str, Any]:
-    return {"status": status, "error": {"type": kind, "message": message, "where": ""}}
 
 
 # --- launchers ---------------------------------------------------------------------------------------

@@ -1,9 +1,13 @@
-"""What runs inside the sandbox: import the student's package and run requests.
+"""What runs inside the sandbox: import the student's package and run typed requests.
 
-`execute` is also how the trusted grader runs the reference and the mistake
-variants, so the student's code and the reference are probed the same way.
-Every request answers with plain data: a status, numbers, an error's type,
-message and line, and the torch functions the code called.
+`execute` is also how the trusted grader runs the reference and the catalogue's variant packages,
+so the student's code and the reference are probed the same way. Every request ends in plain
+data (`protocol.Answer` or `protocol.Failure`): what came back is described, never judged here.
+
+Stand-ins (error carried forward): a request may name functions of other exercises to replace.
+The package is imported afresh with each of those functions replaced by a stand-in that sends its
+arguments to the grader and returns the grader's numbers (also for the backward pass), so the
+student's own code runs on correct dependencies while no reference code enters this process.
 """
 from __future__ import annotations
 
@@ -11,13 +15,23 @@ import importlib
 import os
 import sys
 import traceback
+import types
+import warnings
 from pathlib import Path
 from typing import Any, Callable
 
 import numpy as np
 
-Result = dict[str, Any]
+from attnkit.sandbox import protocol
+from attnkit.sandbox.protocol import (Answer, CallRequest, ConstantsRequest, Failure, LayerReport, ModuleRequest,
+                                      Part, Returned, StandinAnswer, StandinCall)
+
 MAX_RECORDED_CALLS = 200
+MAX_MESSAGE = 500
+MAX_TYPE_NAME = 100
+RECORDED = ("softmax", "_softmax", "log_softmax", "softmin", "scaled_dot_product_attention")
+
+Channel = Callable[[StandinCall], StandinAnswer]
 
 
 def _torch():
@@ -26,42 +40,88 @@ def _torch():
     return torch
 
 
+def clean_text(value: Any, limit: int) -> str:
+    """Text safe to send: capped, and valid Unicode (lone surrogates replaced)."""
+    try:
+        text = str(value)
+    except BaseException:  # a student's object whose __str__ raises
+        text = "(could not be printed)"
+    text = text[:limit]
+    return text.encode("utf-8", errors="replace").decode("utf-8")
+
+
+# --- values in and out ---------------------------------------------------------------------------
+
+
 def to_tensor(value: Any, dtype: str) -> Any:
-    """Arrays from the wire become tensors of the requested floating dtype."""
+    """Arrays from the grader become tensors of the requested floating dtype; tuples stay tuples."""
     if isinstance(value, np.ndarray):
         torch = _torch()
         return torch.tensor(value, dtype=getattr(torch, dtype))
+    if isinstance(value, tuple):
+        return tuple(to_tensor(v, dtype) for v in value)
     return value
 
 
-def to_numbers(value: Any) -> np.ndarray:
-    """The student's value as a float64 array, without trusting its methods."""
+def tensor_numbers(value: Any) -> np.ndarray:
+    """A tensor's numbers as float64, without calling anything the student may have overridden."""
     torch = _torch()
-    if isinstance(value, torch.Tensor):
-        with torch._C.DisableTorchFunctionSubclass():
-            plain = torch.Tensor.detach(value).to("cpu", torch.float64)
-            return np.array(torch.Tensor.numpy(plain), dtype=np.float64)
-    array = np.asarray(value, dtype=np.float64)
-    return np.array(array, dtype=np.float64)
+    with torch._C.DisableTorchFunctionSubclass():
+        plain = torch.Tensor.detach(value).to("cpu", torch.float64)
+        return np.array(torch.Tensor.numpy(plain), dtype=np.float64)
 
 
-def describe_type(value: Any) -> str:
-    """A short name for what the student returned, for feedback."""
+def describe(value: Any, depth: int = 0) -> Returned:
+    """What a value is, and its numbers where it has them."""
+    torch = _torch()
+    type_name = clean_text(type(value).__name__, MAX_TYPE_NAME)
+    if isinstance(value, torch.Tensor):
+        try:
+            return Returned("array", type_name, tensor_numbers(value), str(value.dtype).replace("torch.", ""),
+                            requires_grad=bool(value.requires_grad))
+        except (TypeError, RuntimeError):
+            return Returned("other", type_name)
+    if value is None:
+        return Returned("none", type_name)
+    if isinstance(value, (tuple, list)):
+        array = None if any(isinstance(v, (torch.Tensor, np.ndarray)) for v in value) else _as_array(value)
+        if array is not None:
+            return Returned("array", type_name, array, type_name)
+        if len(value) > protocol.MAX_ITEMS or depth >= 2:
+            return Returned("other", type_name)
+        return Returned("sequence", type_name, items=tuple(describe(v, depth + 1) for v in value))
+    array = _as_array(value)
+    if array is not None:
+        dtype = str(value.dtype) if isinstance(value, np.ndarray) else type_name
+        return Returned("array", type_name, array, clean_text(dtype, MAX_TYPE_NAME))
+    return Returned("other", type_name)
+
+
+def _as_array(value: Any) -> np.ndarray | None:
+    try:
+        array = np.array(np.asarray(value, dtype=np.float64), dtype=np.float64)
+    except BaseException:  # anything the student's object does on conversion
+        return None
+    if array.size > protocol.MAX_ARRAY_ELEMENTS or array.ndim > protocol.MAX_DIMENSIONS:
+        return None
+    return array
+
+
+def to_value(value: Any) -> Any:
+    """A stand-in's argument as plain data for the grader; TypeError for what cannot travel."""
     torch = _torch()
     if isinstance(value, torch.Tensor):
-        return f"tensor of {str(value.dtype).replace('torch.', '')}"
+        return tensor_numbers(value)
     if isinstance(value, np.ndarray):
-        return f"numpy array of {value.dtype}"
-    return type(value).__name__
+        return np.asarray(value, dtype=np.float64)
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (tuple, list)):
+        return tuple(to_value(v) for v in value)
+    raise TypeError(f"a stand-in cannot take an argument of type {type(value).__name__}")
 
 
-def split_outputs(value: Any, count: int) -> list[Any]:
-    """A function that promises `count` results must return that many."""
-    if count == 1:
-        return [value]
-    if not isinstance(value, (tuple, list)) or len(value) != count:
-        raise TypeError(f"expected a tuple of {count} results, got {describe_type(value)}")
-    return list(value)
+# --- errors --------------------------------------------------------------------------------------
 
 
 def where_raised(package_dir: Path, trace: traceback.StackSummary) -> str:
@@ -73,21 +133,21 @@ def where_raised(package_dir: Path, trace: traceback.StackSummary) -> str:
     return ""
 
 
-def error_result(status: str, error: BaseException, package_dir: Path) -> Result:
+def failure(status: str, error: BaseException, package_dir: Path) -> Failure:
     where = where_raised(package_dir, traceback.extract_tb(error.__traceback__))
     if isinstance(error, SyntaxError) and error.filename and Path(error.filename).parent == package_dir:
         where = f"{Path(error.filename).name}, line {error.lineno}"
-    try:
-        message = str(error)[:500]
-    except BaseException:  # a student's exception whose __str__ raises
-        message = "(the exception could not be printed)"
-    return {"status": status, "error": {"type": type(error).__name__, "message": message, "where": where}}
+    message = clean_text(error.msg if isinstance(error, SyntaxError) else error, MAX_MESSAGE)
+    return Failure(status, clean_text(type(error).__name__, MAX_TYPE_NAME), message, where)
+
+
+# --- the runtime record (evidence that may add to a finding, never clear one) ---------------------
 
 
 class CallRecorder:
-    """Names of the torch functions and tensor methods the code called."""
+    """Softmax-like torch functions the code was seen to call."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         from torch.overrides import TorchFunctionMode
 
         recorder = self
@@ -96,160 +156,280 @@ class CallRecorder:
         class Mode(TorchFunctionMode):
             def __torch_function__(self, func, types, args=(), kwargs=None):
                 name = getattr(func, "__name__", "")
-                if name and name not in recorder.names and len(recorder.names) < MAX_RECORDED_CALLS:
+                if name in RECORDED and name not in recorder.names:
                     recorder.names.append(name)
                 return func(*args, **(kwargs or {}))
 
         self.mode = Mode()
 
 
-def run_call(package: str, request: dict[str, Any]) -> Result:
-    """Call `package.module.function(*args, **kwargs)` on tensors."""
-    module = importlib.import_module(f"{package}.{request['module']}")
-    function = getattr(module, request["function"])
-    dtype = request.get("dtype", "float32")
-    args = [to_tensor(a, dtype) for a in request.get("args", [])]
-    kwargs = {k: to_tensor(v, dtype) for k, v in request.get("kwargs", {}).items()}
-    recorder = CallRecorder()
-    with recorder.mode:
-        value = function(*args, **kwargs)
-    outputs = split_outputs(value, request.get("outputs", 1))
-    return {
-        "status": "ok",
-        "value": [to_numbers(v) for v in outputs],
-        "types": [describe_type(v) for v in outputs],
-        "calls": recorder.names,
-        "args_after": [to_numbers(a) if isinstance(a, _torch().Tensor) else None for a in args],
-    }
+# --- stand-ins -----------------------------------------------------------------------------------
 
 
-def describe_structure(module: Any, names: list[str]) -> dict[str, Any]:
-    """Which of the named parts exist, their type and weight shapes, and the registered parameters.
-
-    A part's `registered` says whether its weight (or the part itself, when it is
-    a bare tensor) is one of `module.parameters()`, the tensors an optimiser
-    would train; `shared_with` names an earlier part holding the very same weight.
-    """
+def make_standin(index: int, name: str, channel: Channel) -> Callable[..., Any]:
+    """A function that answers with the grader's numbers, forward and backward."""
     torch = _torch()
-    registered = {id(p) for p in module.parameters()} if isinstance(module, torch.nn.Module) else set()
+
+    class StandinFunction(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, template, *tensors):
+            ctx.template = template
+            ctx.save_for_backward(*tensors)
+            args, kwargs = _fill(template, tensors)
+            answer = _ask(channel, StandinCall(index, args, kwargs, None), name)
+            like = tensors[0] if tensors else None
+            outputs = tuple(_tensor_like(v, like) for v in answer.values)
+            ctx.single = answer.single
+            return outputs[0] if answer.single else outputs
+
+        @staticmethod
+        def backward(ctx, *grad_outputs):
+            tensors = ctx.saved_tensors
+            args, kwargs = _fill(ctx.template, tensors)
+            grads = tuple(None if g is None else tensor_numbers(g) for g in grad_outputs)
+            answer = _ask(channel, StandinCall(index, args, kwargs, grads), name)
+            return (None, *(_tensor_like(v, t) for v, t in zip(answer.values, tensors)))
+
+    def standin(*args: Any, **kwargs: Any) -> Any:
+        tensors: list[Any] = []
+        template = (_template(args, tensors), {k: _template(v, tensors) for k, v in kwargs.items()})
+        return StandinFunction.apply(template, *tensors)
+
+    standin.__name__ = name.rpartition(".")[2]
+    return standin
+
+
+class _Slot:
+    """Where a tensor argument goes back in a stand-in's argument template."""
+
+    def __init__(self, index: int):
+        self.index = index
+
+
+def _template(value: Any, tensors: list[Any]) -> Any:
+    torch = _torch()
+    if isinstance(value, torch.Tensor):
+        tensors.append(value)
+        return _Slot(len(tensors) - 1)
+    if isinstance(value, (tuple, list)):
+        return tuple(_template(v, tensors) for v in value)
+    return value
+
+
+def _fill(template: Any, tensors: tuple[Any, ...]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    def value(item: Any) -> Any:
+        if isinstance(item, _Slot):
+            return tensor_numbers(tensors[item.index])
+        if isinstance(item, tuple):
+            return tuple(value(v) for v in item)
+        return to_value(item)
+
+    args, kwargs = template
+    return value(args), {k: value(v) for k, v in kwargs.items()}
+
+
+def _ask(channel: Channel, call: StandinCall, name: str) -> StandinAnswer:
+    answer = channel(call)
+    if answer.error:
+        raise TypeError(f"{name}: {answer.error}")
+    return answer
+
+
+def _tensor_like(array: np.ndarray, like: Any) -> Any:
+    torch = _torch()
+    dtype = like.dtype if like is not None and like.is_floating_point() else torch.float32
+    return torch.tensor(array, dtype=dtype)
+
+
+class Standins:
+    """The package imported afresh with some dependencies' functions replaced, for one request."""
+
+    def __init__(self, package: str, request: CallRequest | ModuleRequest, channel: Channel | None):
+        self.package, self.request, self.channel = package, request, channel
+        self.saved: dict[str, types.ModuleType] = {}
+
+    def __enter__(self) -> "Standins":
+        if not self.request.standins:
+            return self
+        if self.channel is None:
+            raise RuntimeError("stand-ins were asked for where the grader cannot answer them")
+        self.saved = self._forget_package()
+        package = importlib.import_module(self.package)
+        for index, standin in enumerate(self.request.standins):
+            name = f"{self.package}.{standin.module}"
+            try:
+                module = importlib.import_module(name)
+            except (Exception, SystemExit):  # the dependency's own failure is what the stand-in replaces
+                module = types.ModuleType(name)
+                module.__package__ = self.package
+                sys.modules[name] = module
+                setattr(package, standin.module, module)
+            setattr(module, standin.function, make_standin(index, f"{standin.module}.{standin.function}", self.channel))
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.request.standins:
+            self._forget_package()
+            sys.modules.update(self.saved)
+
+    def _forget_package(self) -> dict[str, types.ModuleType]:
+        names = [n for n in sys.modules if n == self.package or n.startswith(self.package + ".")]
+        return {name: sys.modules.pop(name) for name in names}
+
+
+# --- the three requests --------------------------------------------------------------------------
+
+
+def run_call(package: str, request: CallRequest, channel: Channel | None) -> Answer:
+    """Call `package.module.function(*args)` on tensors."""
+    torch = _torch()
+    with Standins(package, request, channel):
+        module = importlib.import_module(f"{package}.{request.module}")
+        function = getattr(module, request.function)
+        args = [to_tensor(a, request.dtype) for a in request.args]
+        recorder = CallRecorder()
+        with recorder.mode:
+            value = function(*args)
+        returned = describe(value)
+    after = tuple(tensor_numbers(a) if isinstance(a, torch.Tensor) else None for a in args)
+    return Answer(returned=returned, inputs_after=after, calls=tuple(recorder.names))
+
+
+def describe_parts(module: Any, names: tuple[str, ...]) -> dict[str, Part]:
+    """Which of the named parts exist, their type and weight shape, and which share a weight."""
+    torch = _torch()
     owners: dict[int, str] = {}
-    parts: dict[str, Any] = {}
+    parts: dict[str, Part] = {}
     for name in names:
         part = getattr(module, name, None)
         weight = getattr(part, "weight", None)
         tensor = weight if isinstance(weight, torch.Tensor) else part if isinstance(part, torch.Tensor) else None
-        parts[name] = {
-            "type": type(part).__name__ if part is not None else None,
-            "weight_shape": list(weight.shape) if isinstance(weight, torch.Tensor) else None,
-            "has_bias": isinstance(getattr(part, "bias", None), torch.Tensor),
-            "registered": tensor is not None and id(tensor) in registered,
-            "shared_with": owners.get(id(tensor)) if tensor is not None else None,
-        }
+        parts[name] = Part(
+            present=part is not None,
+            type_name=clean_text(type(part).__name__, MAX_TYPE_NAME),
+            weight_shape=tuple(int(n) for n in weight.shape) if isinstance(weight, torch.Tensor) else None,
+            has_bias=isinstance(getattr(part, "bias", None), torch.Tensor),
+            same_as=owners.get(id(tensor)) if tensor is not None else None,
+        )
         if tensor is not None:
             owners.setdefault(id(tensor), name)
-    params = {name: list(p.shape) for name, p in module.named_parameters()}
-    return {"parts": parts, "parameters": params}
+    return parts
 
 
-def load_weights(module: Any, weights: dict[str, np.ndarray]) -> dict[str, Any]:
-    """Set the grader's weights; returns the parameters actually set, by name."""
+def set_weights(module: Any, weights: dict[str, np.ndarray], zero_unset: bool) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """Set weights through the module's registered parameters; (parameters set, names that could not be)."""
     torch = _torch()
-    loaded = {}
-    for path, array in weights.items():
-        owner_name, _, attr = path.rpartition(".")
-        owner = getattr(module, owner_name, None)
-        param = getattr(owner, attr, None)
-        if isinstance(param, torch.Tensor) and tuple(param.shape) == array.shape:
-            with torch.no_grad():
-                param.copy_(torch.tensor(array, dtype=param.dtype))
-            loaded[path] = param
-    return loaded
+    registered = dict(module.named_parameters(remove_duplicate=False)) if isinstance(module, torch.nn.Module) else {}
+    loaded, unset = {}, []
+    for name, array in weights.items():
+        param = registered.get(name)
+        if param is None or tuple(param.shape) != array.shape:
+            unset.append(name)
+            continue
+        with torch.no_grad():
+            param.copy_(torch.tensor(array, dtype=param.dtype))
+        param.requires_grad_(True)
+        loaded[name] = param
+    if zero_unset and isinstance(module, torch.nn.Module):
+        others = [*module.named_parameters(), *module.named_buffers()]
+        with torch.no_grad():
+            for name, tensor in others:
+                if name not in loaded and tensor.dim() == 1 and tensor.is_floating_point():
+                    tensor.zero_()
+    return loaded, tuple(unset)
 
 
-def run_module(package: str, request: dict[str, Any]) -> Result:
-    """Build an nn.Module, set its weights, run forward and backward, report all as numbers."""
+def run_module(package: str, request: ModuleRequest, channel: Channel | None) -> Answer:
+    """Build an nn.Module, set its weights, run forward and backward, report all as plain data."""
     torch = _torch()
-    module_file = importlib.import_module(f"{package}.{request['module']}")
-    cls = getattr(module_file, request["class"])
-    dtype = request.get("dtype", "float32")
-    instance = cls(**request.get("init", {}))
-    structure = describe_structure(instance, request.get("parts", []))
-    if request.get("input") is None:  # a probe of the structure alone
-        return {"status": "ok", "value": [], "types": [], "calls": [], "structure": structure, "loaded": [],
-                "grads": {}}
-    if isinstance(instance, torch.nn.Module) and dtype != "float32":
-        # Widen as a user calling .double() would; never narrow a module built in float64.
-        instance.to(getattr(torch, dtype))
-    weights = request.get("weights", {})
-    loaded = load_weights(instance, weights)
-    x = to_tensor(request["input"], dtype)
-    recorder = CallRecorder()
-    with recorder.mode:
-        value = instance(x)
-    outputs = split_outputs(value, request.get("outputs", 1))
-    grads: dict[str, Any] = {}
-    upstream = request.get("upstream")
-    if upstream is not None:
-        first = outputs[0]
-        if isinstance(first, torch.Tensor) and first.requires_grad and tuple(first.shape) == upstream.shape:
-            (first * to_tensor(upstream, dtype)).sum().backward()
-        grads = {path: (to_numbers(p.grad) if p.grad is not None else None) for path, p in loaded.items()}
-    return {
-        "status": "ok",
-        "value": [to_numbers(v) for v in outputs],
-        "types": [describe_type(v) for v in outputs],
-        "calls": recorder.names,
-        "structure": structure,
-        "loaded": sorted(loaded),
-        "grads": grads,
-    }
+    with Standins(package, request, channel):
+        module_file = importlib.import_module(f"{package}.{request.module}")
+        cls = getattr(module_file, request.cls)
+        instance = cls(*request.init)
+        parts = describe_parts(instance, request.parts)
+        parameters = ({name: tuple(int(n) for n in p.shape) for name, p in instance.named_parameters(remove_duplicate=False)}
+                      if isinstance(instance, torch.nn.Module) else {})
+        if request.input is None:  # a probe of the make-up alone
+            return Answer(layer=LayerReport(parts, parameters, ()))
+        if isinstance(instance, torch.nn.Module) and request.dtype != "float32":
+            instance.to(getattr(torch, request.dtype))  # widen as a user calling .double() would
+        loaded, unset = set_weights(instance, request.weights, request.zero_unset)
+        recorder = CallRecorder()
+        with recorder.mode:
+            value = instance(to_tensor(request.input, request.dtype))
+        returned = describe(value)
+        grads = _backward(value, loaded, request) if request.upstream is not None else {}
+    return Answer(returned=returned, calls=tuple(recorder.names), layer=LayerReport(parts, parameters, unset, grads))
 
 
-def read_constants(package: str, request: dict[str, Any]) -> Result:
-    """Module-level constants as numbers; None stays None."""
-    module = importlib.import_module(f"{package}.{request['module']}")
-    values: dict[str, Any] = {}
-    for name in request["names"]:
-        value = getattr(module, name, None)
-        values[name] = None if value is None else to_numbers(value)
-    return {"status": "ok", "value": values}
+def _backward(value: Any, loaded: dict[str, Any], request: ModuleRequest) -> dict[str, np.ndarray | None]:
+    """Send `upstream` back through the first output; each weight's gradient, None where none arrived."""
+    torch = _torch()
+    first = value[0] if isinstance(value, (tuple, list)) and value else value
+    if isinstance(first, torch.Tensor) and first.requires_grad and tuple(first.shape) == request.upstream.shape:
+        (first * to_tensor(request.upstream, request.dtype)).sum().backward()
+    return {name: (tensor_numbers(p.grad) if p.grad is not None else None) for name, p in loaded.items()}
 
 
-OPERATIONS: dict[str, Callable[[str, dict[str, Any]], Result]] = {
-    "call": run_call,
-    "module": run_module,
-    "constants": read_constants,
-}
+def read_constants(package: str, request: ConstantsRequest) -> Answer:
+    """Module-level constants, described like returned values (None stays none)."""
+    module = importlib.import_module(f"{package}.{request.module}")
+    return Answer(constants={name: describe(getattr(module, name, None)) for name in request.names})
 
 
-def execute(package: str, package_dir: Path, request: dict[str, Any]) -> Result:
-    """Run one request against `package`; every outcome becomes a status."""
+def execute(package: str, package_dir: Path, request: protocol.Request, channel: Channel | None = None) -> protocol.Reply:
+    """Run one request against `package`; every outcome becomes a reply."""
     try:
-        return OPERATIONS[request["op"]](package, request)
+        if isinstance(request, CallRequest):
+            return run_call(package, request, channel)
+        if isinstance(request, ModuleRequest):
+            return run_module(package, request, channel)
+        return read_constants(package, request)
     except NotImplementedError as error:
-        return error_result("not-implemented", error, package_dir)
+        return failure("not-implemented", error, package_dir)
     except SystemExit as error:
-        return error_result("exited", error, package_dir)
+        return failure("exited", error, package_dir)
     except BaseException as error:  # the student's code may raise anything
-        return error_result("crash", error, package_dir)
+        return failure("crash", error, package_dir)
 
 
-def serve(package_root: Path, requests, responses) -> None:
+# --- serving the grader --------------------------------------------------------------------------
+
+
+def serve(package_root: Path, requests: Any, responses: Any) -> None:
     """Answer requests until the grader closes the stream."""
-    from attnkit.sandbox import protocol
-
     sys.path.insert(0, str(package_root))
     package_dir = package_root / "exercises"
+    _attribute_warnings(package_dir)
+
+    def channel(call: StandinCall) -> StandinAnswer:
+        _flush_output()
+        protocol.write(responses, call)
+        answer = protocol.read(requests, (StandinAnswer,))
+        if answer is None:
+            raise EOFError("the grader closed the stream during a stand-in call")
+        return answer
+
     while True:
-        request = protocol.read_message(requests)
+        request = protocol.read(requests, (CallRequest, ModuleRequest, ConstantsRequest))
         if request is None:
             return
-        result = execute("exercises", package_dir, request)
+        reply = execute("exercises", package_dir, request, channel)
         _flush_output()
         try:
-            protocol.write_message(responses, result)
-        except (TypeError, ValueError) as error:
-            protocol.write_message(responses, error_result("crash", error, package_dir))
+            protocol.write(responses, reply)
+        except protocol.ProtocolError as error:  # e.g. an answer too large to send
+            protocol.write(responses, Failure("crash", "AnswerTooLarge", clean_text(error, MAX_MESSAGE), ""))
+
+
+def _attribute_warnings(package_dir: Path) -> None:
+    """Warnings name the student's file and line, not torch's or the kit's files."""
+    def show(message, category, filename, lineno, file=None, line=None):
+        where = f"{Path(filename).name}, line {lineno}" if Path(filename).parent == package_dir else \
+            where_raised(package_dir, traceback.extract_stack())
+        print(f"{where or 'warning'}: {category.__name__}: {message}", file=sys.stderr)
+
+    warnings.showwarning = show
 
 
 def _flush_output() -> None:
@@ -261,7 +441,7 @@ def _flush_output() -> None:
             pass
 
 
-def serve_forked(package_root: Path, requests, responses) -> None:
+def serve_forked(package_root: Path, requests: Any, responses: Any) -> None:
     """Serve in a process forked from the warm parent: fd 1 and 2 are the output pipe, one torch thread."""
     _torch().set_num_threads(1)
     for stream in (sys.stdout, sys.stderr):

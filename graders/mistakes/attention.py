@@ -1,0 +1,40 @@
+"""How each attention mistake shows in the numbers: the reference computation with its switches.
+
+Trusted grader code (see attnkit/grading/models.py); never handed out. The attention model calls
+the softmax and scaled_scores models, so their mistakes made inline in attention are found too;
+where attention has its own id for the same numbers (the softmax along dim 0, the missing √d_k),
+that id is the one named.
+"""
+import math
+
+import torch
+
+from .scaled_scores import scaled_scores
+from .softmax import softmax
+
+OWN_NAMES = {"softmax-wrong-dim": "attention-softmax-dim0", "scores-missing-scale": "attention-missing-scale"}
+
+
+def attention(f, Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor):
+    inner = f.renamed(OWN_NAMES)
+    after_softmax = f.on("attention-scale-after-softmax")
+    scores = Q @ K.transpose(-2, -1) if after_softmax else scaled_scores(inner, Q, K)
+    n_k = K.shape[-2]
+    if f.on("attention-uniform"):
+        weights = torch.full_like(scores, 1 / n_k)
+    elif f.on("attention-hard-argmax"):
+        weights = (scores == scores.amax(dim=-1, keepdim=True)).to(scores.dtype)
+    else:
+        weights = softmax(inner, scores, -1)
+    if after_softmax:
+        weights = weights / math.sqrt(K.shape[-1])
+    returns_scores = f.choose("attention-returns-scores", None, ["returned only", "blended too"])
+    if returns_scores == "blended too":
+        weights = scores
+    returned = scores if returns_scores else weights
+    flipped = f.choose("attention-weights-transposed", None, ["returned", "blended"])
+    if flipped == "returned":
+        return weights @ V, returned.transpose(-2, -1)
+    if flipped == "blended":
+        return weights.transpose(-2, -1) @ V, returned
+    return weights @ V, returned

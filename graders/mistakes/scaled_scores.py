@@ -1,0 +1,27 @@
+"""How each scaled_scores mistake shows in the numbers: the reference computation with its switches.
+
+Trusted grader code (see attnkit/grading/models.py); never handed out.
+"""
+import math
+
+import torch
+
+
+def flipped(K: torch.Tensor, f) -> torch.Tensor:
+    """Kᵀ over the last two dimensions, or as a 2-D-only transpose treats a batched K."""
+    return f.choose("scores-batch-transpose", K.transpose(-2, -1),
+                    [K.permute(*reversed(range(K.ndim))), K.transpose(0, 1)])
+
+
+def scaled_scores(f, Q: torch.Tensor, K: torch.Tensor) -> torch.Tensor:
+    left, right = (K, Q) if f.on("scores-transposed") else (Q, K)
+    scores = left @ flipped(right, f)
+    d_k = K.shape[-1]
+    if f.on("scores-missing-scale"):
+        return scores
+    if f.on("scores-scale-by-dk"):
+        return scores / d_k
+    tokens = sorted({K.shape[-2], K.shape[0], Q.shape[-2], Q.shape[0]} - {d_k})
+    scales = [r for n in tokens for r in (math.sqrt(n), n) if not math.isclose(r, math.sqrt(d_k))]
+    scale = f.choose("scores-scale-by-n-tokens", math.sqrt(d_k), scales)
+    return scores / scale

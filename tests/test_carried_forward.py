@@ -1,0 +1,93 @@
+"""Error carried forward (CONTRACT.md section 3): a mistake costs marks once, in the exercise that made it.
+
+Each test grades a small submission written here (the reference with one or two modules replaced),
+with the requests run in this process (`kit.InProcessSandbox`) so the policy is checked quickly;
+the class grading tests run the same policy through the real sandbox.
+"""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from attnkit.grading.plugin import Submission
+from attnkit.grading.session import run_checks
+from kit import COURSE, InProcessSandbox, reference_submission
+
+WRONG_DIM_SOFTMAX = '''
+import torch
+def softmax(scores, dim=-1):
+    e = torch.exp(scores - scores.amax(dim=0, keepdim=True))
+    return e / e.sum(dim=0, keepdim=True)
+'''
+CRASHING_SOFTMAX = "def softmax(scores, dim=-1):\n    raise ValueError('not today')\n"
+SQUARING_SOFTMAX = "def softmax(scores, dim=-1):\n    e = scores ** 2\n    return e / e.sum(dim=dim, keepdim=True)\n"
+IN_PLACE_SCORES = '''
+import math
+def scaled_scores(Q, K):
+    Q /= math.sqrt(K.shape[-1])
+    return Q @ K.transpose(-2, -1)
+'''
+UNSCALED_ATTENTION = '''
+import torch
+from .softmax import softmax
+def attention(Q, K, V):
+    weights = softmax(Q @ K.transpose(-2, -1), dim=-1)
+    return weights @ V, weights
+'''
+
+
+def grade(tmp_path: Path, modules: dict[str, str | None], course=COURSE) -> dict:
+    root = reference_submission(tmp_path / "student")
+    for name, source in modules.items():
+        path = root / "exercises" / f"{name}.py"
+        path.unlink() if source is None else path.write_text(source)
+    [result] = run_checks(course, [Submission("student", root)], open_sandbox=InProcessSandbox)
+    return result.exercises
+
+
+def full(exercise) -> bool:
+    return exercise.score == exercise.max_score
+
+
+def test_a_correct_attention_over_a_wrong_softmax_keeps_its_points_and_names_softmaxs_mistake(tmp_path):
+    graded = grade(tmp_path, {"softmax": WRONG_DIM_SOFTMAX})
+    assert graded["softmax"].mistakes == ["softmax-wrong-dim"]
+    assert full(graded["attention"]) and graded["attention"].carried_from == ["softmax"]
+    assert graded["attention"].mistakes == []
+    assert "softmax-wrong-dim" in graded["attention"].checks[0].message
+
+
+def test_a_layer_over_a_correct_attention_over_a_wrong_softmax_names_softmax(tmp_path):
+    graded = grade(tmp_path, {"softmax": WRONG_DIM_SOFTMAX})
+    assert full(graded["projection"]) and graded["projection"].carried_from == ["softmax"]
+
+
+@pytest.mark.parametrize("source,mistake", [(CRASHING_SOFTMAX, "crash"), (None, "not-implemented"),
+                                            (SQUARING_SOFTMAX, "wrong-values")])
+def test_a_dependency_that_crashes_is_missing_or_has_an_unknown_bug_is_carried_too(tmp_path, source, mistake):
+    graded = grade(tmp_path, {"softmax": source})
+    assert mistake in graded["softmax"].mistakes
+    assert full(graded["attention"]) and graded["attention"].carried_from == ["softmax"]
+
+
+def test_a_dependency_that_changes_its_input_is_not_blamed_on_the_caller(tmp_path):
+    graded = grade(tmp_path, {"scaled_scores": IN_PLACE_SCORES})
+    assert "mutates-input" in graded["scaled_scores"].mistakes
+    assert full(graded["attention"]) and graded["attention"].carried_from == ["scaled_scores"]
+
+
+def test_an_exercise_with_its_own_mistake_over_a_wrong_dependency_pays_for_its_own_only(tmp_path):
+    graded = grade(tmp_path, {"softmax": WRONG_DIM_SOFTMAX, "attention": UNSCALED_ATTENTION})
+    assert graded["softmax"].mistakes == ["softmax-wrong-dim"]
+    assert graded["attention"].mistakes == ["attention-missing-scale"] and graded["attention"].score == 0
+
+
+def test_with_carry_forward_off_the_caller_loses_its_points_but_the_cause_is_named(tmp_path):
+    course = dataclasses.replace(COURSE, grading=dataclasses.replace(COURSE.grading, carry_forward=False))
+    graded = grade(tmp_path, {"softmax": WRONG_DIM_SOFTMAX}, course)
+    attention = graded["attention"]
+    assert attention.score == 0 and attention.carried_from == []
+    assert attention.mistakes == ["softmax-wrong-dim"]
+    assert "right on its own" in attention.checks[0].message and "softmax" in attention.checks[0].message

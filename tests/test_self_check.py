@@ -1,0 +1,72 @@
+"""The self-check on a student's machine: public checks, answers recorded in the handout, no reference.
+
+What a student can fix without hidden information is caught here already (an unstable softmax on
+the lesson's large scores, `.T` on batched keys, predictions still None), a dependency's mistake is
+named as the cause (no stand-in can be made without the reference), and a follow-up question the
+handout did not record is skipped, never an error.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from attnkit.config import load_course
+from attnkit.grading.plugin import Submission
+from attnkit.grading.session import run_checks
+from attnkit.handout import write_handout
+from kit import COURSE, InProcessSandbox, reference_submission
+
+UNSTABLE = '''
+import torch
+def softmax(scores, dim=-1):
+    e = torch.exp(scores)
+    return e / e.sum(dim=dim, keepdim=True)
+'''
+PLAIN_T = '''
+import math
+def scaled_scores(Q, K):
+    return Q @ K.T / math.sqrt(K.shape[-1])
+'''
+WRONG_DIM = '''
+import torch
+def softmax(scores, dim=-1):
+    e = torch.exp(scores - scores.amax(dim=0, keepdim=True))
+    return e / e.sum(dim=0, keepdim=True)
+'''
+
+
+@pytest.fixture(scope="module")
+def handout_course(tmp_path_factory):
+    return load_course(write_handout(COURSE, tmp_path_factory.mktemp("handout") / "handout") / "course.toml")
+
+
+def check(course, tmp_path: Path, modules: dict[str, str]) -> dict:
+    root = reference_submission(tmp_path / "student")
+    for name, source in modules.items():
+        path = root / "exercises" / f"{name}.py"
+        if name == "cake":
+            path.write_text(path.read_text().replace(source.split("|")[0], source.split("|")[1]))
+        else:
+            path.write_text(source)
+    [result] = run_checks(course, [Submission("you", root)], public_only=True, open_sandbox=InProcessSandbox)
+    return result.exercises
+
+
+def test_the_reference_passes_every_public_check(handout_course, tmp_path):
+    assert all(e.passed for e in check(handout_course, tmp_path, {}).values())
+
+
+@pytest.mark.parametrize("modules,exercise,mistake", [
+    ({"softmax": UNSTABLE}, "softmax", "softmax-unstable"),
+    ({"scaled_scores": PLAIN_T}, "scaled_scores", "scores-batch-transpose"),
+    ({"cake": "PREDICTED_WEIGHTS = [0.49, 0.01, 0.49]|PREDICTED_WEIGHTS = None"}, "cake", "cake-prediction-missing"),
+])
+def test_what_a_student_can_fix_is_caught_by_the_public_checks(handout_course, tmp_path, modules, exercise, mistake):
+    assert mistake in check(handout_course, tmp_path, modules)[exercise].mistakes
+
+
+def test_a_dependencys_mistake_is_named_as_the_cause_without_a_stand_in(handout_course, tmp_path):
+    attention = check(handout_course, tmp_path, {"softmax": WRONG_DIM})["attention"]
+    assert not attention.passed and attention.carried_from == []
+    assert "attention fails because your softmax does (softmax-wrong-dim)" in attention.checks[0].message.lower()
