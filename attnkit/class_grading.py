@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from attnkit.class_report import ClassReport, write_report
-from attnkit.config import COURSE_FILE, Course
+from attnkit.config import PACKAGE, Course
 from attnkit.errors import KitError
 from attnkit.gradebook import GRADES, Gradebook, broken_result
 from attnkit.grading.results import SubmissionResult
 from attnkit.redaction import PathScrubber
-from attnkit.submissions import PACKAGE, Prepared, find_submissions, fingerprint
+from attnkit.submissions import Prepared, find_submissions, fingerprint
 
 if TYPE_CHECKING:
     from attnkit.grading.plugin import Submission
@@ -113,7 +113,7 @@ def grade_class(course: Course, submissions: Path, out: Path, *, jobs: int, forc
 
 def _refuse_bad_folders(course: Course, submissions: Path, out: Path) -> None:
     if not course.solutions_dir.is_dir():
-        raise KitError(f"{course.root / COURSE_FILE}: this is a handout's course (no {course.solutions_dir.name}/ "
+        raise KitError(f"{course.file}: this is a handout's course (no {course.solutions_dir.name}/ "
                        "folder, so no hidden checks); grade in the course repository")
     if submissions.is_dir():
         inside, folder = out.resolve(), submissions.resolve()
@@ -164,5 +164,5 @@ def graders_version(course: Course) -> str:
     folders = [course.graders_dir, course.solutions_dir, course.mistakes_dir]
     paths = {p for folder in folders if folder.is_dir() for p in folder.rglob("*")
              if p.is_file() and "__pycache__" not in p.parts}
-    paths.add(course.root / COURSE_FILE)
+    paths.add(course.file)
     return fingerprint({str(p.relative_to(course.root)): p.read_bytes() for p in paths})[:16]

@@ -15,8 +15,9 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from attnkit.config import PACKAGE
 from attnkit.errors import KitError
-from attnkit.submissions import PACKAGE, is_module_file
+from attnkit.submissions import is_module_file
 
 STUDENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 

@@ -7,16 +7,16 @@ in the messages are shown relative to it (`exercises/softmax.py`).
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from collections.abc import Sequence
 
-from attnkit.config import find_course_file, load_course
+from attnkit.config import PACKAGE, find_course_file, load_course
 from attnkit.errors import KitError
 from attnkit.grading.results import SubmissionResult
 from attnkit.redaction import PathScrubber
-from attnkit.submissions import PACKAGE, prepare
+from attnkit.submissions import prepare
 
 NOTE = "public checks only; hidden checks run at grading"
 

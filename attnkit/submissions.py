@@ -22,15 +22,15 @@ import re
 import stat
 import unicodedata
 import zipfile
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import chain, islice
 from pathlib import Path, PurePosixPath
 from typing import Protocol
-from collections.abc import Iterable
 
+from attnkit.config import PACKAGE
 from attnkit.errors import KitError
 
-PACKAGE = "exercises"
 ZIP_SUFFIX = ".zip"
 MAX_FILES = 200
 MAX_FILE_BYTES = 1 << 20          # one source file
