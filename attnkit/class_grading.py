@@ -100,7 +100,8 @@ def grade_class(course: Course, submissions: Path, out: Path, *, jobs: int, forc
             prepared = find_submissions(submissions, Path(scratch), readers=[NotebookSubmissions(course)])
             gradebook = Gradebook(out, course)
             gradebook.refuse_foreign_grades(force=force)
-            scrubber = PathScrubber([course.root, Path(submissions).absolute()], parents=[scratch])
+            # a submission's name is kept: it is the student's own, and says which upload is meant
+            scrubber = PathScrubber([course.root, Path(submissions).absolute().parent], parents=[scratch])
             todo = _triage(course, prepared, gradebook, scrubber, force, run, listener)
             run.todo = len(todo)
             listener.starting(len(todo))

@@ -79,14 +79,15 @@ class Recorder(Listener):
         self.warnings.append(message)
 
 
-def test_a_broken_submission_is_recorded_with_its_reason_and_no_path_of_this_machine(tmp_path):
+@pytest.mark.parametrize("given,named", [("class", "class/eve.zip"), ("class/eve.zip", "eve.zip")])
+def test_a_broken_submission_is_recorded_with_its_reason_and_no_path_of_this_machine(tmp_path, given, named):
     (tmp_path / "class").mkdir()
     (tmp_path / "class" / "eve.zip").write_text("not a zip")
     recorder = Recorder()
-    run = grade_class(COURSE, tmp_path / "class", tmp_path / "out", jobs=1, listener=recorder)
+    run = grade_class(COURSE, tmp_path / given, tmp_path / "out", jobs=1, listener=recorder)
     record = json.loads((tmp_path / "out" / "feedback" / "eve.json").read_text())
-    assert record["problem"] == "eve.zip: not a zip file" and record["score"] == 0
-    assert recorder.warnings == ["eve: not graded: eve.zip: not a zip file"] and run.report is not None
+    assert record["problem"] == f"{named}: not a zip file" and record["score"] == 0
+    assert recorder.warnings == [f"eve: not graded: {named}: not a zip file"] and run.report is not None
 
 
 # --- a class of odd names and hostile text, graded once through the real command --------------------
