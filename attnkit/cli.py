@@ -12,9 +12,9 @@ import os
 import shutil
 import sys
 import textwrap
-from pathlib import Path
 from collections.abc import Sequence
-from typing import Any
+from pathlib import Path
+from typing import Any, NoReturn
 
 import click
 
@@ -30,6 +30,7 @@ from attnkit.self_check import SelfCheck
 INTERRUPTED = 130
 OUTPUT_SHOWN = 2000  # characters of the student's own printed output that `check` shows
 TOP_MISTAKES = 5
+NO_ARGUMENTS = getattr(click.exceptions, "NoArgsIsHelpError", ())  # click 8.2+: `attnkit` alone shows the help
 
 
 class KitGroup(click.Group):
@@ -41,14 +42,14 @@ class KitGroup(click.Group):
             return super().main(args, prog_name, complete_var, False, **extra)
         try:
             code = super().main(args, prog_name, complete_var, False, **extra)
-        except click.exceptions.NoArgsIsHelpError as error:
+        except NO_ARGUMENTS as error:
             error.show()
             sys.exit(error.exit_code)
         except click.ClickException as error:
             context = getattr(error, "ctx", None)
             where = " ".join(["attnkit", *(context.command_path.split()[1:] if context else [])])
             message = " ".join(error.format_message().split())
-            _fail(f"{message} (see {where} --help)", error.exit_code)
+            _fail(f"{message} (see {where} --help)", 2)
         except click.Abort:
             _fail("aborted", INTERRUPTED)
         sys.exit(code or 0)
@@ -66,7 +67,7 @@ class KitGroup(click.Group):
             _fail("interrupted", INTERRUPTED)
 
 
-def _fail(message: str, status: int) -> None:
+def _fail(message: str, status: int) -> NoReturn:
     click.echo(f"attnkit: error: {terminal_line(message, 1000)}" if status != INTERRUPTED
                else f"attnkit: {message}", err=True)
     sys.exit(status)
