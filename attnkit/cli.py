@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 import click
 
 from attnkit.class_grading import ClassRun, GradingInterrupted, Listener
+from attnkit.class_report import REPORT_HTML, REPORT_JSON, write_report
 from attnkit.config import course_here
 from attnkit.errors import KitError
 from attnkit.escaping import terminal, terminal_line
@@ -151,7 +152,7 @@ def grade(submissions: Path, out: Path, jobs: int, force: bool) -> None:
     click.echo(f"Graded {run.graded} submission(s), {run.skipped} unchanged and skipped, {run.broken} broken: "
                f"{run.grades}")
     if run.report is not None:
-        click.echo(f"Class report: {run.out / 'report.html'}")
+        click.echo(f"Class report: {run.out / REPORT_HTML}")
         print_top_mistakes(run)
 
 
@@ -201,10 +202,8 @@ class TerminalProgress(Listener):
 @click.argument("out", type=click.Path(path_type=Path, exists=True, file_okay=False))
 def report(out: Path) -> None:
     """Write OUT/report.json and OUT/report.html from a graded OUT."""
-    from attnkit.class_report import write_report
-
     write_report(out, course_here())
-    click.echo(f"Wrote {out / 'report.json'} and {out / 'report.html'}")
+    click.echo(f"Wrote {out / REPORT_JSON} and {out / REPORT_HTML}")
 
 
 # --- handout and submit --------------------------------------------------------------------------
