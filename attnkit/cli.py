@@ -94,14 +94,22 @@ def check(exercise_ids: tuple[str, ...], as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(run.to_json(), indent=2))
     else:
-        print_check(run, width=shutil.get_terminal_size().columns, colour=not os.environ.get("NO_COLOR"))
+        print_check(run, width=terminal_width(), colour=not os.environ.get("NO_COLOR"))
     sys.exit(1 if run.failed else 0)
 
 
-def print_check(run: SelfCheck, *, width: int, colour: bool) -> None:
+def terminal_width() -> int | None:
+    """The terminal's width (or COLUMNS'); None when output goes to a file or a pipe, which get whole lines."""
+    if not (os.environ.get("COLUMNS") or sys.stdout.isatty()):
+        return None
+    return max(shutil.get_terminal_size().columns, 40)
+
+
+def print_check(run: SelfCheck, *, width: int | None, colour: bool) -> None:
     """A line a check (wrapped to `width`), the hint of each failure, the student's own output, a summary."""
     def say(text: str, fg: str | None = None, *, indent: str = "    ") -> None:
-        lines = textwrap.wrap(text, max(width, 40), subsequent_indent=indent, break_on_hyphens=False) or [""]
+        lines = (textwrap.wrap(text, width, subsequent_indent=indent, break_on_hyphens=False) if width
+                 else [text]) or [""]
         first = click.style(lines[0][0], fg=fg) + lines[0][1:] if fg and colour and lines[0] else lines[0]
         click.echo("\n".join([first, *lines[1:]]))
 

@@ -62,16 +62,28 @@ _MARKDOWN_ACTIVE = re.compile(r"[\\`*_\[\]<>#|~&@]|:(?=//)|(?<=[wW]{3})\.")
 _BLOCK_START = re.compile(r"^(?:([-+=])|(\d+)([.)]))")
 
 
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+
+
 def markdown_text(text: str, limit: int = LINE_LIMIT) -> str:
     """Inert Markdown prose: no link, autolink, HTML, heading, list, table or emphasis can come of it.
 
-    Newlines become spaces (the text stays one paragraph or list item), Markdown's active characters
-    are backslash-escaped (CommonMark allows it for any ASCII punctuation), and bare URLs are broken
-    (`http\\://`, `www\\.`) so that GitHub-style autolinking finds none.
+    Newlines become spaces (the text stays one paragraph or list item). Outside code spans, Markdown's
+    active characters are backslash-escaped (CommonMark allows it for any ASCII punctuation) and bare
+    URLs are broken (`http\\://`, `www\\.`) so that GitHub-style autolinking finds none. Code spans
+    are kept as they are: nothing inside one is a link or HTML, and the catalogue writes code in them.
     """
     flat = visible(cap(text, limit), keep_newlines=True).replace("\t", " ").replace("\n", " ").strip()
-    escaped = _MARKDOWN_ACTIVE.sub(lambda m: "\\" + m.group(0), flat)
-    return _BLOCK_START.sub(_inert_block_start, escaped, count=1)
+    parts, done = [], 0
+    for span in _CODE_SPAN.finditer(flat):
+        parts += [_MARKDOWN_ACTIVE.sub(_backslashed, flat[done:span.start()]), span.group()]
+        done = span.end()
+    parts.append(_MARKDOWN_ACTIVE.sub(_backslashed, flat[done:]))
+    return _BLOCK_START.sub(_inert_block_start, "".join(parts), count=1)
+
+
+def _backslashed(match: re.Match[str]) -> str:
+    return "\\" + match.group()
 
 
 def _inert_block_start(match: re.Match[str]) -> str:

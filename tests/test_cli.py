@@ -130,6 +130,14 @@ def test_check_wraps_its_lines_to_the_terminal(student):
     assert "softmax-wrong-dim" in result.output and "hint:" in result.output
 
 
+def test_check_piped_to_a_file_keeps_whole_lines(student):
+    softmax = student / "exercises" / "softmax.py"
+    softmax.write_text(softmax.read_text().replace("dim=dim", "dim=0"))
+    result = run(["check", "softmax"], student, env={"COLUMNS": None})
+    failures = [line for line in result.output.splitlines() if line.startswith("✗")]
+    assert failures and all("[softmax-wrong-dim]: " in line and len(line) > 100 for line in failures)
+
+
 @pytest.mark.parametrize("no_color,coloured", [("1", False), ("", True)])
 def test_check_honours_no_color(student, no_color, coloured):
     result = run(["check", "scaled_scores"], student, env={"NO_COLOR": no_color}, colour=True)

@@ -35,7 +35,7 @@ def test_terminal_text_keeps_its_lines_and_is_capped():
 
 def test_markdown_text_renders_to_one_inert_paragraph():
     page = render(markdown_text(HOSTILE, limit=10_000))
-    assert not re.search(r"<(a|img|script|em|strong|del|code|table|h\d)\b", page), page
+    assert not re.search(r"<(a|img|script|em|strong|del|table|h\d)\b", page), page  # a code span is inert
     assert page.startswith("<p>") and page.count("<p>") == 1
     assert "&lt;script&gt;" in page and "evil.example" in page
 
@@ -44,6 +44,13 @@ def test_markdown_text_renders_to_one_inert_paragraph():
 def test_markdown_text_in_a_list_item_never_starts_a_block(start):
     page = render(f"- {markdown_text(start + ' text')}\n")
     assert not re.search(r"<(h\d|ul|ol|blockquote|pre|hr)\b", page.split("<li>", 1)[1]), page
+
+
+def test_code_spans_in_markdown_text_stay_code_and_stay_inert():
+    text = "Replace the `raise NotImplementedError` with `d_k ** 0.5`; `<b>[x](http://e)</b>` and a ` lone"
+    page = render(markdown_text(text))
+    assert page.count("<code>") == 3 and "<code>d_k ** 0.5</code>" in page
+    assert "<code>&lt;b&gt;[x](http://e)&lt;/b&gt;</code>" in page and not re.search(r"<(a|b)\b", page)
 
 
 def test_a_fenced_block_holds_any_text_whatever_fences_it_contains():

@@ -83,7 +83,7 @@ def a_class(tmp_path_factory) -> Path:
 
 
 MOMENTS = {  # the warm parent or the workers are importing torch, or the first students are written
-    "warm-up": lambda out: lambda since: since > 0.3 and not (out / "feedback").exists(),
+    "warm-up": lambda out: lambda since: since > 1.0 and not (out / "feedback").exists(),
     "grading": lambda out: lambda since: (out / "grades.csv").exists(),
 }
 WORKERS_SPEAK = pytest.mark.xfail(strict=True, reason="a grading worker (attnkit/grading/parallel.py) prints its "
