@@ -203,3 +203,23 @@ def test_a_class_report_is_written_and_the_common_mistakes_printed(graded):
     assert report["exercises"]["softmax"]["mistakes"][0]["students"] == ["mallory"]
     assert "<script>" not in (out / "report.html").read_text()
     assert re.search(r"Most common mistakes:\n\s+1 student\s+crash \(softmax\)", process.stdout)
+
+
+@pytest.mark.slow
+def test_nbgrader_submitted_folders_are_graded_from_their_answer_cells(tmp_path):
+    import nbformat
+
+    from attnkit.nbgrader.extract import answer_cell_id
+
+    notebook = nbformat.v4.new_notebook()
+    for exercise in COURSE.exercises:
+        source = f"# attnkit exercise: {exercise.id}\n" + (COURSE.solutions_dir / f"{exercise.module}.py").read_text()
+        cell = nbformat.v4.new_code_cell(source)
+        cell.metadata["nbgrader"] = {"grade_id": answer_cell_id(exercise.id), "solution": True}
+        notebook.cells.append(cell)
+    folder = tmp_path / "submitted" / "alice" / "self_attention"
+    folder.mkdir(parents=True)
+    nbformat.write(notebook, folder / "self_attention.ipynb")
+    run = grade_class(COURSE, tmp_path / "submitted", tmp_path / "out", jobs=1)
+    record = json.loads((tmp_path / "out" / "feedback" / "alice.json").read_text())
+    assert run.graded == 1 and record["score"] == COURSE.max_total, record["problem"]
