@@ -34,7 +34,7 @@ class ConfigError(KitError):
 class Settings:
     """The engine's settings (`[settings]` in course.toml); every one optional."""
 
-    rtol: float = 1e-4               # relative tolerance when answers are compared
+    rtol: float = 1e-3               # relative tolerance when answers are compared
     atol: float = 1e-5               # absolute tolerance when answers are compared
     call_timeout: float = 10.0       # seconds one call into student code may take
     time_budget: float = 60.0        # seconds all of one submission's calls may take together

@@ -50,7 +50,7 @@ def test_the_lessons_numbers_become_arrays(tmp_path):
     (('depends_on = ["softmax", "scaled_scores"]', 'depends_on = ["projection"]'), "exercise[2].depends_on"),
     (("call_timeout = 10.0", "call_timeout = -1"), "settings.call_timeout"),
     (("call_timeout = 10.0", "call_timout = 10.0"), "settings.call_timout"),
-    (("rtol = 1e-4", 'rtol = "small"'), "settings.rtol"),
+    (("rtol = 1e-3", 'rtol = "small"'), "settings.rtol"),
     (("memory_limit_mb = 2048", "memory_limit_mb = 20.5"), "settings.memory_limit_mb"),
     (("carry_forward = true", 'carry_forward = "yes"'), "grading.carry_forward"),
     (("carry_forward = true", "carry_forwards = true"), "grading.carry_forwards"),

@@ -200,11 +200,11 @@ class Attempt:
             return student
         if self._standins_possible() and not isinstance(request, ConstantsRequest):
             own = self._run_with_standins(request)
-            if self._problem(request, own, reference, names) is None:
-                self._carry(request)
+            if self._problem(request, own, reference, names) is not None:
+                student = own  # its own mistakes, without the dependencies' noise
+            elif self._carry(request):
                 self._remember(request, reference)
                 return own if self.context.carry_forward else None
-            student = own
         self._diagnose(request, student, reference, names, tame=tame, batched=batched)
         self._remember(request, reference)
         return None
@@ -317,18 +317,25 @@ class Attempt:
         if isinstance(student, Failure):
             return False
         values = layout(student.returned, reference.returned, names)
-        if isinstance(values, str) or not same(values, reference_values(reference.returned),
-                                                self.context.rtol, self.context.atol):
+        if isinstance(values, str):
             return False
+        expected = reference_values(reference.returned)
+        also: list[tuple[str, ...]] = []
+        if not same(values, expected, self.context.rtol, self.context.atol):
+            also = explanations(values, self.oracle.candidates(sliced, 1), self.context.rtol, self.context.atol)
+            if len(also) != 1:
+                return False  # wrong on one grid too, and not by one known mistake: not a sign of batches
         mistakes = self._signature_mistakes("batch-only")
-        detail = "right on a single grid, wrong once batch dimensions come in front"
-        self.record.findings.append(Finding.named(mistakes[0], detail=detail) if mistakes else
-                                    Finding.named("wrong-values", detail=detail))
+        detail = ("right on a single grid" if not also else "on a single grid it makes one mistake only") + \
+                 ", but wrong once batch dimensions come in front"
+        batch = tuple(mistakes[:1]) or ("wrong-values",)
+        self.record.findings.append(Finding.named(*batch, *(also[0] if also else ()), detail=detail))
         return True
 
     def _ignores_input(self, request: Request, values: list[np.ndarray]) -> bool:
-        """The answer to an earlier, different question: hard-coded (it does not depend on its input)."""
-        key = request_key(request)
+        """The right answer to an earlier question on other numbers: hard-coded (it does not depend on its
+        input). Questions on the same numbers asked another way (another `dim`) do not count."""
+        key = _numbers_key(request)
         for earlier_key, earlier in self.context.answers:
             if earlier_key != key and same(values, earlier, self.context.rtol, self.context.atol):
                 self.record.findings.append(Finding.named(
@@ -377,14 +384,15 @@ class Attempt:
             self._standin_calls = []
 
         def answer(standin: Standin, standin_call: StandinCall) -> StandinAnswer:
-            if standin_call.grad_outputs is None:
-                self._standin_calls.append((standin, standin_call))
+            if standin_call.grad_outputs is None and all(s != standin for s, _ in self._standin_calls):
+                self._standin_calls.append((standin, standin_call))  # the first call of each is asked again
             return self.oracle.standin(standin, standin_call)
 
         return self.sandbox.run(self._with_standins(request), answer)
 
-    def _carry(self, request: Request) -> None:
-        """Right with stand-ins: find which dependency of the student's was wrong, by asking it directly."""
+    def _carry(self, request: Request) -> bool:
+        """Right with stand-ins: find which dependency of the student's was wrong, by asking it directly.
+        False when none was: then nothing is carried."""
         causes: list[Carried] = []
         asked: set[Standin] = set()
         for standin, standin_call in self._standin_calls:
@@ -395,9 +403,9 @@ class Attempt:
             if cause is not None:
                 causes.append(cause)
         if not causes:
-            called = [self.context.module_exercises[s.module] for s in asked] or \
-                     [self.context.module_exercises[s.module] for s in self.context.standins]
-            causes = [Carried(e, tuple(self.context.found.get(e, [])), "") for e in dict.fromkeys(called)]
+            causes = self._likely_causes([self.context.module_exercises[s.module] for s in asked])
+        if not causes:  # right with stand-ins, wrong without, and no dependency of the student's is wrong:
+            return False  # the code behaves differently when stood in for, and earns nothing by it
         if self.context.carry_forward:
             self.record.carried += causes
         else:
@@ -406,6 +414,15 @@ class Attempt:
                     *(cause.mistakes or ("wrong-values",)),
                     detail=f"{self.context.exercise.id} is right on its own and fails only because your "
                            f"{cause.exercise} does{': ' + cause.detail if cause.detail else ''}"))
+        return True
+
+    def _likely_causes(self, called: list[str]) -> list[Carried]:
+        """No probe showed the cause (a dependency whose answers are right but whose side effects are not,
+        such as an in-place change that breaks the backward pass): the called exercises, or those they
+        build on, that made mistakes of their own."""
+        course = self.context.course
+        reach = list(dict.fromkeys(e for c in called for e in [c, *course.dependencies(c)]))
+        return [Carried(e, tuple(self.context.found[e]), "") for e in reach if self.context.found.get(e)]
 
     def _dependency_cause(self, standin: Standin, standin_call: StandinCall, request: Request) -> Carried | None:
         """The student's own dependency on the numbers it was given in this check: wrong, and how."""
@@ -466,7 +483,15 @@ class Attempt:
 
     def _remember(self, request: Request, reference: Answer) -> None:
         if reference.returned is not None:
-            self.context.answers.append((request_key(request), reference_values(reference.returned)))
+            self.context.answers.append((_numbers_key(request), reference_values(reference.returned)))
+
+
+def _numbers_key(request: Request) -> str:
+    """A digest of a request's arrays alone (the numbers a student's code is given)."""
+    arrays = [a for a in getattr(request, "args", ()) if isinstance(a, np.ndarray)]
+    if isinstance(request, ModuleRequest):
+        arrays = [request.input] if request.input is not None else []
+    return request_key(CallRequest("", "", tuple(arrays))) if arrays else request_key(request)
 
 
 def _sliced(request: Request) -> Request:

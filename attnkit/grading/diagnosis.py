@@ -165,7 +165,7 @@ def _differs(name: str, got: np.ndarray, want: np.ndarray, rtol: float, atol: fl
     elif got.ndim >= 2 and got.shape[-1] == got.shape[-2] and same([np.swapaxes(got, -1, -2)], [want], rtol, atol):
         text += ": it is the expected grid transposed"
     sums = _axes_summing_to_one(want)
-    if sums:
+    if sums and _axes_summing_to_one(got) != sums:
         mine = _axes_summing_to_one(got)
         wanted = " and ".join(f"dim {a}" for a in sums)
         text += (f"; it sums to 1 along {' and '.join(f'dim {a}' for a in mine)}, not along {wanted}" if mine

@@ -137,8 +137,9 @@ class GradingPlugin:
         package = state.submission.root / PACKAGE
         if not names or not package.is_dir():
             return []
-        sources = {p.name: p.read_text(encoding="utf-8", errors="replace") for p in sorted(package.glob("*.py"))}
-        return [str(use) for use in forbidden_uses(sources, exercise.module, names)]
+        sources = {p.name: p.read_bytes() for p in sorted(package.glob("*.py"))}  # bytes: parsed as Python would
+        return [str(use) if not use.opaque else f"the kit could not check that {exercise.module} is written by hand: "
+                f"{use}" for use in forbidden_uses(sources, exercise.module, names)]
 
     # --- fixtures ---------------------------------------------------------
 

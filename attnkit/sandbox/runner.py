@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import atexit
 import os
+import select
 import selectors
 import signal
 import subprocess
@@ -122,6 +123,8 @@ class SandboxedSubmission:
         """Send the request, answer stand-in calls as they come, return the reply (or raise)."""
         process = self._process
         deadline = time.monotonic() + self.limits.call_timeout
+        if self._pending or select.select([process.responses_r], [], [], 0)[0]:
+            raise protocol.ProtocolError("a reply that no request asked for")
         outgoing = bytearray(frame)
         standin_calls = 0
         selector = selectors.DefaultSelector()
@@ -133,12 +136,12 @@ class SandboxedSubmission:
                 message = self._complete_frame()
                 if isinstance(message, StandinCall):
                     standin_calls += 1
-                    started = time.monotonic()
                     outgoing += protocol.encode(self._answer_standin(message, request, on_standin, standin_calls))
-                    deadline += time.monotonic() - started  # the grader's time is not the student's
-                    continue
+                    continue  # the grader's time answering counts against the call: a storm of calls times out
                 if message is not None:
-                    return message
+                    if self._pending or outgoing:
+                        raise protocol.ProtocolError("more than one reply to one request")
+                    return _fits(message, request)
                 writing = process.requests_w in selector.get_map()
                 if outgoing and not writing:
                     selector.register(process.requests_w, selectors.EVENT_WRITE, "requests")
@@ -196,6 +199,21 @@ class SandboxedSubmission:
         process, self._process = self._process, None
         if process is not None:
             process.kill()
+
+
+def _fits(reply: protocol.Reply, request: protocol.Request) -> protocol.Reply:
+    """A reply whose parts are those its request asks for (a forged one may answer another request)."""
+    if isinstance(reply, protocol.Answer):
+        wanted = {protocol.CallRequest: reply.returned is not None and reply.layer is None and not reply.constants,
+                  protocol.ModuleRequest: reply.layer is not None and not reply.constants
+                  and (reply.returned is not None) == (request.input is not None),
+                  protocol.ConstantsRequest: reply.returned is None and reply.layer is None
+                  and set(reply.constants) == set(getattr(request, "names", ()))}
+        if not wanted[type(request)]:
+            raise protocol.ProtocolError("a reply that does not answer its request")
+        if isinstance(request, protocol.CallRequest) and len(reply.inputs_after) != len(request.args):
+            raise protocol.ProtocolError("a reply that does not answer its request")
+    return reply
 
 
 class OutputFlood(Exception):

@@ -20,18 +20,22 @@ def attention(f, Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor):
     after_softmax = f.on("attention-scale-after-softmax")
     scores = Q @ K.transpose(-2, -1) if after_softmax else scaled_scores(inner, Q, K)
     n_k = K.shape[-2]
-    if f.on("attention-uniform"):
+    hard = None if f.on("attention-uniform") else \
+        f.choose("attention-hard-argmax", None, ["every best key", "the first best key"])
+    if hard is None and f.on("attention-uniform"):
         weights = torch.full_like(scores, 1 / n_k)
-    elif f.on("attention-hard-argmax"):
+    elif hard == "every best key":
         weights = (scores == scores.amax(dim=-1, keepdim=True)).to(scores.dtype)
+    elif hard == "the first best key":
+        weights = torch.nn.functional.one_hot(scores.argmax(dim=-1), n_k).to(scores.dtype)
     else:
         weights = softmax(inner, scores, -1)
     if after_softmax:
         weights = weights / math.sqrt(K.shape[-1])
-    returns_scores = f.choose("attention-returns-scores", None, ["returned only", "blended too"])
+    returns_scores = f.choose("attention-returns-scores", None, ["scaled", "raw", "blended too"])
     if returns_scores == "blended too":
         weights = scores
-    returned = scores if returns_scores else weights
+    returned = {None: weights, "raw": Q @ K.transpose(-2, -1)}.get(returns_scores, scores)
     flipped = f.choose("attention-weights-transposed", None, ["returned", "blended"])
     if flipped == "returned":
         return weights @ V, returned.transpose(-2, -1)

@@ -8,8 +8,11 @@ import torch
 
 
 def other_axes(x: torch.Tensor, dim: int) -> list[int]:
+    """The axes a softmax along the wrong dimension runs along. The last axis is one only when `dim`
+    asks for it: a softmax that ignores its `dim` (always the last axis) is another misconception,
+    described, not named as this one."""
     axis = dim % x.ndim
-    return [a for a in range(x.ndim) if a != axis]
+    return [a for a in range(x.ndim) if a != axis and (a != x.ndim - 1 or axis == x.ndim - 1)]
 
 
 def softmax(f, scores: torch.Tensor, dim: int = -1) -> torch.Tensor:

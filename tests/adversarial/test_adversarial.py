@@ -1,42 +1,54 @@
 """Hostile submissions, graded in a class beside honest ones, through the real `attnkit grade`.
 
-Each folder of submissions/ is an overlay on the reference (see tests/submissions/README.md): its modules replace
-the reference's, and the part of its name before `--` is the reason its exercise must fail with. One
-class run grades them all, with three honest students and three hostile zips, on a copy of the course
-(so a sandbox that failed could only damage the copy). Then, for every attack: its exercise scores 0
-with its named reason, each honest student's feedback is exactly as when graded alone, the course files
-are unchanged, no process is left, and the grader exits normally.
+Each folder of submissions/ is an overlay on the reference (see tests/submissions/README.md): its modules
+replace the reference's, and the part of its name before `--` is the reason its exercise must fail with
+(`classroom.attacked_exercises` says which exercise that is). One class run grades them all, with
+honest students and three hostile zips, on a copy of the course. Then, for every attack: its exercise
+scores 0 with its named reason, each honest student's verdicts are exactly as in a class of honest
+students alone, the course files are unchanged, no process is left, and the grader exits normally.
+
+Two families are graded here beside the first attacks:
+- `malformed-reply--*`: the student's code writes frames of its own on the sandbox's reply pipe
+  (forgery.py is its toolkit). The trusted end must refuse every frame that is not a well-formed
+  answer to the request it sent: the whole submission gets zeros, its `problem` says its process sent
+  a malformed reply, the exercise names `malformed-reply`; no other student is touched, the run exits
+  0, and no file the kit writes is larger than 1 MB or unreadable.
+- `softmax-builtin--*`: the softmax exercise computes softmax with a library routine through some
+  other door (CONTRACT.md section 2): it must fail naming `softmax-builtin`, decided from the submitted
+  source in the trusted process (a runtime record in the sandbox is the student's to fake), and no
+  other exercise is blamed for it. The honest softmaxes beside them (a log-sum-exp, numpy, helpers in
+  the same module, prose that names the built-in, the built-in used in attention) must not be.
 """
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
-import json
-import os
+import re
 import secrets
-import shutil
-import subprocess
-import sys
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from attnkit.config import load_course
-from attnkit.sandbox import isolation
-from kit import COURSE, SUBMISSIONS, exercise_of_module, overlay_submission, reference_submission
+from classroom import (HERE, NEEDS_SANDBOX, TIGHT_SETTINGS, attacked_exercises, course_copy, digest, feedback,
+                       grade, honest_submission, hostile_submission, overlays, oversized_files, unreadable_files,
+                       verdicts)
+from kit import COURSE, SUBMISSIONS
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(isolation.probe() is not None, reason=f"no sandbox: {isolation.probe()}")]
+pytestmark = NEEDS_SANDBOX
 
-HERE = Path(__file__).resolve().parent
 HOSTILE_DIR = HERE / "submissions"
-HOSTILE = sorted(p.name for p in HOSTILE_DIR.iterdir() if p.is_dir())
+HOSTILE = overlays(HOSTILE_DIR)
+MALFORMED = [name for name in HOSTILE if name.startswith("malformed-reply--")]
+BUILTIN = [name for name in HOSTILE if name.startswith("softmax-builtin--")]
 HONEST = {
     "reference": None,
     "correct--numpy-softmax": SUBMISSIONS / "correct" / "numpy-softmax",
+    "correct--logsumexp-softmax": SUBMISSIONS / "correct" / "logsumexp-softmax",
+    "correct--torch-softmax-in-attention": SUBMISSIONS / "correct" / "torch-softmax-in-attention",
+    "correct--softmax-with-helpers": HERE / "honest" / "softmax-with-helpers",
+    "correct--names-the-builtin-in-prose": HERE / "honest" / "names-the-builtin-in-prose",
     "mistake--softmax-wrong-dim--sum-0": SUBMISSIONS / "mistakes" / "softmax-wrong-dim--sum-0",
 }
 ZIPS = {
@@ -44,10 +56,9 @@ ZIPS = {
     "zip-symlink": "is a symbolic link",
     "zip-bomb": "a zip bomb",
 }
-CALL_TIMEOUT = 3  # seconds: the infinite loop costs this, not course.toml's ten
-MEMORY_MB = 1200  # the memory bomb fills this much (torch alone maps 700 MB), not course.toml's 2048
-SETTLE = 6.0  # seconds after grading for a delayed attack (the detached rewriter sleeps 4) to strike
 SECRET_VARIABLE = "ATTNKIT_ADVERSARIAL_SECRET"
+GRADER_MEMORY_MB = 768  # the largest trusted process (about 250 MB when grading honest students)
+MALFORMED_PROBLEM = re.compile(r"malformed[- ]reply", re.IGNORECASE)
 
 
 @dataclass
@@ -58,33 +69,6 @@ class ClassRun:
     secret: str
     report: dict
     course_before: dict[str, str]
-
-
-def course_copy(target: Path) -> Path:
-    """The course with tighter limits (a quicker test); hostile code meets this copy, never the repository."""
-    for part in ("solutions", "exercises", "graders"):
-        shutil.copytree(COURSE.root / part, target / part, ignore=shutil.ignore_patterns("__pycache__"))
-    text = (COURSE.root / "course.toml").read_text()
-    text = text.replace("call_timeout = 10.0", f"call_timeout = {CALL_TIMEOUT}")
-    (target / "course.toml").write_text(text.replace("memory_limit_mb = 2048", f"memory_limit_mb = {MEMORY_MB}"))
-    settings = load_course(target / "course.toml").settings
-    assert (settings["call_timeout"], settings["memory_limit_mb"]) == (CALL_TIMEOUT, MEMORY_MB)
-    return target
-
-
-def digest(root: Path) -> dict[str, str]:
-    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file() and "__pycache__" not in p.parts}
-
-
-def honest_submission(target: Path, overlay: Path | None) -> Path:
-    return reference_submission(target) if overlay is None else overlay_submission(target, overlay)
-
-
-def hostile_submission(target: Path, name: str, marker: str) -> Path:
-    overlay_submission(target, HOSTILE_DIR / name)
-    (target / "exercises" / "marker.py").write_text(f"NAME = {marker!r}\n")
-    return target
 
 
 def hostile_zips(folder: Path) -> None:
@@ -107,26 +91,16 @@ def hostile_zips(folder: Path) -> None:
         archive.writestr("exercises/bomb.py", b"#" * (512 << 20))
 
 
-def grade(course: Path, submissions: Path, out: Path, *args: str, env: dict | None = None) -> dict:
-    """`attnkit grade` as an instructor runs it, watched for processes it leaves behind."""
-    command = [sys.executable, str(HERE / "leftovers.py"), str(SETTLE),
-               "attnkit", "grade", str(submissions), "--out", str(out), *args]
-    run = subprocess.run(command, cwd=course, capture_output=True, text=True, timeout=900,
-                         env={**os.environ, **(env or {})})
-    assert run.returncode == 0, run.stderr
-    return json.loads(run.stdout)
-
-
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory) -> ClassRun:
     root = tmp_path_factory.mktemp("adversarial")
-    course = course_copy(root / "course")
+    course = course_copy(root / "course", **TIGHT_SETTINGS)
     marker = f"adv-{secrets.token_hex(4)}"
     submissions = root / "submissions"
     for student, overlay in HONEST.items():
         honest_submission(submissions / student, overlay)
     for name in HOSTILE:
-        hostile_submission(submissions / name, name, marker)
+        hostile_submission(submissions / name, HOSTILE_DIR / name, marker)
     hostile_zips(submissions)
     before = digest(course)
     secret = f"{marker}-secret"
@@ -136,21 +110,17 @@ def graded(tmp_path_factory) -> ClassRun:
 
 @pytest.fixture(scope="module")
 def alone(graded, tmp_path_factory) -> dict[str, dict]:
-    """Each honest student's feedback from a run that grades only them."""
+    """Each honest student's feedback from a run that grades the honest students and no one else."""
     root = tmp_path_factory.mktemp("alone")
-    records = {}
     for student, overlay in HONEST.items():
-        grade(graded.course, honest_submission(root / student, overlay), root / f"out-{student}", "--jobs", "1")
-        records[student] = feedback(root / f"out-{student}", student)
-    return records
-
-
-def feedback(out: Path, student: str) -> dict:
-    return json.loads((out / "feedback" / f"{student}.json").read_text())
+        honest_submission(root / "submissions" / student, overlay)
+    report = grade(graded.course, root / "submissions", root / "out", "--jobs", "2")
+    assert report["returncode"] == 0, report["stderr"]
+    return {student: feedback(root / "out", student) for student in HONEST}
 
 
 def test_the_grader_exits_normally(graded):
-    assert graded.report["returncode"] == 0, graded.report["stderr"]
+    assert graded.report["returncode"] == 0, graded.report["stderr"][-3000:]
 
 
 def test_no_process_is_left_behind(graded):
@@ -164,24 +134,44 @@ def test_course_files_are_unchanged(graded):
 @pytest.mark.parametrize("name", HOSTILE)
 def test_hostile_exercise_scores_zero_with_its_reason(graded, name):
     reason = name.split("--")[0]
-    modules = {p.stem for p in (HOSTILE_DIR / name).glob("*.py")} & {e.module for e in COURSE.exercises}
     record = feedback(graded.out, name)
-    for module in modules:
-        result = record["exercises"][exercise_of_module(COURSE, module)]
+    for exercise_id in attacked_exercises(HOSTILE_DIR / name):
+        result = record["exercises"][exercise_id]
         assert result["score"] == 0, result
         assert reason in result["mistakes"], result
 
 
-def verdicts(record: dict) -> dict:
-    """Every check's verdict and points (not its wording: hidden inputs, so the numbers quoted, differ a run)."""
-    return {exercise_id: [(c["name"], c["passed"], c["points"], c["mistake"]) for c in exercise["checks"]]
-            for exercise_id, exercise in record["exercises"].items()}
+@pytest.mark.parametrize("name", MALFORMED)
+def test_a_malformed_reply_zeroes_the_whole_submission_and_says_why(graded, name):
+    record = feedback(graded.out, name)
+    assert record["score"] == 0, {e: r["score"] for e, r in record["exercises"].items()}
+    assert MALFORMED_PROBLEM.search(record["problem"]), record["problem"][:500]
+
+
+@pytest.mark.parametrize("name", BUILTIN)
+def test_builtin_softmax_is_blamed_on_the_softmax_exercise_only(graded, name):
+    """Attention and projection may use any softmax: a student's other exercises are not blamed."""
+    record = feedback(graded.out, name)
+    blamed = [e for e, result in record["exercises"].items() if "softmax-builtin" in result["mistakes"]]
+    assert blamed == ["softmax"], blamed
 
 
 @pytest.mark.parametrize("student", HONEST)
 def test_honest_grade_is_as_when_graded_alone(graded, alone, student):
     record = feedback(graded.out, student)
     assert (record["score"], verdicts(record)) == (alone[student]["score"], verdicts(alone[student]))
+
+
+@pytest.mark.parametrize("student", HONEST)
+def test_an_honest_softmax_is_never_called_builtin(graded, student):
+    record = feedback(graded.out, student)
+    assert all("softmax-builtin" not in result["mistakes"] for result in record["exercises"].values()), record
+
+
+@pytest.mark.parametrize("student", [s for s in HONEST if not s.startswith("mistake--")])
+def test_an_honest_correct_softmax_gets_full_marks(graded, student):
+    softmax = feedback(graded.out, student)["exercises"]["softmax"]
+    assert softmax["score"] == softmax["max_score"], softmax["mistakes"]
 
 
 @pytest.mark.parametrize("student,reason", ZIPS.items())
@@ -196,6 +186,19 @@ def test_gradebook_agrees_with_every_feedback_file(graded):
     assert {row["student"] for row in rows} == {*HONEST, *HOSTILE, *ZIPS}
     for row in rows:
         assert float(row["total"]) == feedback(graded.out, row["student"])["score"]
+
+
+def test_no_file_the_kit_writes_is_huge(graded):
+    assert oversized_files(graded.out) == {}
+
+
+def test_every_file_the_kit_writes_is_readable(graded):
+    assert unreadable_files(graded.out) == {}
+
+
+def test_the_graders_memory_stays_flat(graded):
+    """Huge and flooding frames are refused as they arrive, not decoded into the trusted process."""
+    assert graded.report["grader_peak_mb"] < GRADER_MEMORY_MB, graded.report["grader_peak_mb"]
 
 
 def test_no_secret_of_the_grader_reaches_the_output(graded):

@@ -1,0 +1,10 @@
+"""Right, after sleeping just under call_timeout while it is imported."""
+import time
+
+time.sleep(5.5)
+
+QUERIES = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
+VALUES = [[10.0, 0.0], [0.0, 10.0], [5.0, 5.0]]
+KEYS = [[2.0, 0.0], [0.0, -3.0], [1.0, 1.0]]
+PREDICTED_WEIGHTS = [0.49, 0.01, 0.49]
+PREDICTED_OUTPUT = [7.4, 2.6]

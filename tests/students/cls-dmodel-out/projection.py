@@ -1,0 +1,19 @@
+"""Exercise `projection`: the projection layer, SelfAttention."""
+import torch
+from torch import nn
+
+from .attention import attention
+
+
+class SelfAttention(nn.Module):
+    """Keeps every vector the size of the embedding, like a residual block would want."""
+
+    def __init__(self, d_model, d_k):
+        super().__init__()
+        self.d_k = d_k
+        self.W_q = nn.Linear(d_model, d_model, bias=False)
+        self.W_k = nn.Linear(d_model, d_model, bias=False)
+        self.W_v = nn.Linear(d_model, d_model, bias=False)
+
+    def forward(self, x):
+        return attention(self.W_q(x), self.W_k(x), self.W_v(x))

@@ -1,0 +1,21 @@
+"""Exercise `projection`: the projection layer, SelfAttention."""
+import torch
+from torch import nn
+
+from .attention import attention
+
+
+class SelfAttention(nn.Module):
+
+    def __init__(self, d_model, d_k):
+        super().__init__()
+        self.W_q = nn.Linear(d_model, d_k, bias=False)
+        self.W_k = nn.Linear(d_model, d_k, bias=False)
+        self.W_v = nn.Linear(d_model, d_k, bias=False)
+
+    def forward(self, x):
+        Q = self.W_q(x)
+        K = self.W_k(x)
+        V = self.W_v(x)
+        output, weights = attention(Q, K, V)
+        return output, weights
