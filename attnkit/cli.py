@@ -1,42 +1,77 @@
-"""The `attnkit` command line: thin click wrappers over the library.
+"""The `attnkit` command line: each command parses, calls one library function, and prints.
 
-Exit status: 0 success, 1 checks failed, 2 bad usage or bad input (one line,
-never a traceback).
+Exit status: 0 success, 1 checks failed, 2 bad usage or bad input (one line, never a traceback),
+130 after Ctrl-C (one line saying what was kept). Every text a student controls is escaped
+(`attnkit.escaping`) before it is printed.
 """
 from __future__ import annotations
 
 import getpass
 import json
 import os
-import re
+import shutil
 import sys
-import tempfile
-import zipfile
+import textwrap
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, NoReturn
 
 import click
 
-from attnkit.config import Course, course_here
+from attnkit.class_grading import ClassRun, GradingInterrupted, Listener
+from attnkit.class_report import REPORT_HTML, REPORT_JSON, write_report
+from attnkit.config import course_here
 from attnkit.errors import KitError
-from attnkit.gradebook import GRADES, Gradebook, broken_result
-from attnkit.grading.plugin import Submission
+from attnkit.escaping import terminal, terminal_line
 from attnkit.grading.results import SubmissionResult
 from attnkit.nbgrader.cli import nbgrader
-from attnkit.reports import check_line
-from attnkit.submissions import PACKAGE, find_submissions, fingerprint, prepare
+from attnkit.reports import MESSAGE_LIMIT, check_line, plural
+from attnkit.self_check import SelfCheck
 
-STUDENT_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+INTERRUPTED = 130
+OUTPUT_SHOWN = 2000  # characters of the student's own printed output that `check` shows
+TOP_MISTAKES = 5
+NO_ARGUMENTS = getattr(click.exceptions, "NoArgsIsHelpError", ())  # click 8.2+: `attnkit` alone shows the help
 
 
 class KitGroup(click.Group):
-    """Turns a KitError anywhere below into one line on stderr and exit status 2."""
+    """One line on stderr for every bad usage or input (exit 2) and for Ctrl-C (exit 130)."""
 
-    def invoke(self, ctx: click.Context):
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,  # type: ignore[override]
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except NO_ARGUMENTS as error:
+            error.show()
+            sys.exit(error.exit_code)
+        except click.ClickException as error:
+            context = getattr(error, "ctx", None)
+            where = " ".join(["attnkit", *(context.command_path.split()[1:] if context else [])])
+            message = " ".join(error.format_message().split())
+            _fail(f"{message} (see {where} --help)", 2)
+        except click.Abort:
+            _fail("aborted", INTERRUPTED)
+        sys.exit(code or 0)
+
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except KitError as error:
-            click.echo(f"attnkit: error: {error}", err=True)
-            ctx.exit(2)
+            _fail(str(error), 2)
+        except BrokenPipeError:
+            raise
+        except OSError as error:  # the file system refused: a bad input or place, not a bug
+            _fail(f"{error.filename or 'attnkit'}: {error.strerror or error}", 2)
+        except KeyboardInterrupt:
+            _fail("interrupted", INTERRUPTED)
+
+
+def _fail(message: str, status: int) -> NoReturn:
+    click.echo(f"attnkit: error: {terminal_line(message, 1000)}" if status != INTERRUPTED
+               else f"attnkit: {message}", err=True)
+    sys.exit(status)
 
 
 @click.group(cls=KitGroup)
@@ -45,124 +80,141 @@ def main() -> None:
     """Auto-graded exercises for the self-attention lesson."""
 
 
+# --- check ---------------------------------------------------------------------------------------
+
+
 @main.command()
 @click.argument("exercise_ids", nargs=-1, metavar="[EXERCISE]...")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def check(exercise_ids: tuple[str, ...], as_json: bool) -> None:
     """Run the public checks on ./exercises and explain each failure."""
-    from attnkit.grading.session import run_checks
+    from attnkit.self_check import check_folder
 
-    course = course_here()
-    here = Path.cwd()
-    if not (here / PACKAGE).is_dir():
-        raise KitError(f"{here}: no `{PACKAGE}` folder here (run this in your handout folder)")
-    with tempfile.TemporaryDirectory(prefix="attnkit-check-") as scratch:
-        prepared = prepare(here, Path(scratch))
-        if prepared.problem:
-            raise KitError(prepared.problem)
-        [result] = run_checks(course, [Submission("you", prepared.root)], exercise_ids=exercise_ids or None,
-                              public_only=True)
-    failed = sum(not c.passed for e in result.exercises.values() for c in e.checks)
+    run = check_folder(Path.cwd(), exercise_ids)
     if as_json:
-        click.echo(json.dumps(check_json(result, failed), indent=2))
+        click.echo(json.dumps(run.to_json(), indent=2))
     else:
-        print_check(result, failed)
-    sys.exit(1 if failed else 0)
+        print_check(run, width=terminal_width(), colour=not os.environ.get("NO_COLOR"))
+    sys.exit(1 if run.failed else 0)
 
 
-def check_json(result: SubmissionResult, failed: int) -> dict:
-    record = result.to_json()
-    total = sum(len(e.checks) for e in result.exercises.values())
-    return {"exercises": record["exercises"], "passed": total - failed, "failed": failed,
-            "output": record["output"], "note": "public checks only; hidden checks run at grading"}
+def terminal_width() -> int | None:
+    """The terminal's width (or COLUMNS'); None when output goes to a file or a pipe, which get whole lines."""
+    if not (os.environ.get("COLUMNS") or sys.stdout.isatty()):
+        return None
+    return max(shutil.get_terminal_size().columns, 40)
 
 
-def print_check(result: SubmissionResult, failed: int) -> None:
-    total = 0
-    for exercise_id, exercise in result.exercises.items():
-        for check in exercise.checks:
-            total += 1
-            colour = "green" if check.passed else "red"
-            line = check_line(exercise_id, check)
-            click.echo(click.style(line[0], fg=colour) + line[1:] + ("" if check.passed else f": {check.message}"))
-            if not check.passed and check.hint:
-                click.echo(f"    hint: {check.hint}")
-    if failed:
-        click.echo(click.style(f"{failed} of {total} public checks failed.", fg="red"))
+def print_check(run: SelfCheck, *, width: int | None, colour: bool) -> None:
+    """A line a check (wrapped to `width`), the hint of each failure, the student's own output, a summary."""
+    def say(text: str, fg: str | None = None, *, indent: str = "    ") -> None:
+        lines = (textwrap.wrap(text, width, subsequent_indent=indent, break_on_hyphens=False) if width
+                 else [text]) or [""]
+        first = click.style(lines[0][0], fg=fg) + lines[0][1:] if fg and colour and lines[0] else lines[0]
+        click.echo("\n".join([first, *lines[1:]]))
+
+    for exercise_id, exercise in run.result.exercises.items():
+        for item in exercise.checks:
+            line = check_line(exercise_id, item)
+            say(line if item.passed else f"{line}: {terminal_line(item.message, MESSAGE_LIMIT)}",
+                "green" if item.passed else "red")
+            if not item.passed and item.hint:
+                say(f"    hint: {terminal_line(item.hint, MESSAGE_LIMIT)}", indent="          ")
+    if run.result.output.strip():
+        click.echo(f"\nYour code printed this (your own output, not the kit's; at most {OUTPUT_SHOWN} characters):")
+        for printed in terminal(run.result.output.strip(), OUTPUT_SHOWN).splitlines():
+            click.echo(f"  | {printed}")
+        click.echo("")
+    checks = plural(run.total, "public check")
+    if run.failed:
+        say(f"{run.failed} of {checks} failed.", "red")
+    elif run.total:
+        say(f"{'The' if run.total == 1 else 'All'} {checks} passed; hidden checks run at grading.", "green")
     else:
-        click.echo(click.style(f"All {total} public checks passed; hidden checks run at grading.", fg="green"))
+        say("No public checks for these exercises; hidden checks run at grading.")
+
+
+# --- grade ---------------------------------------------------------------------------------------
 
 
 @main.command()
 @click.argument("submissions", type=click.Path(path_type=Path))
 @click.option("--out", required=True, type=click.Path(path_type=Path, file_okay=False),
-              help="Folder for grades.csv and feedback/.")
+              help="Folder for grades.csv, feedback/ and the class report (not inside SUBMISSIONS).")
 @click.option("--jobs", type=click.IntRange(min=1), default=os.cpu_count() or 1, show_default="number of cores",
               help="Submissions graded in parallel.")
-@click.option("--force", is_flag=True, help="Grade again even submissions unchanged since the last run.")
+@click.option("--force", is_flag=True,
+              help="Grade again even submissions unchanged since the last run, and overwrite a grades.csv "
+                   "attnkit did not write (or that was edited since).")
 def grade(submissions: Path, out: Path, jobs: int, force: bool) -> None:
     """Grade every submission under SUBMISSIONS with the hidden graders."""
-    from attnkit.grading.parallel import grade_all
+    from attnkit.class_grading import grade_class
 
-    course = course_here()
-    gradebook = Gradebook(out, course)
-    with tempfile.TemporaryDirectory(prefix="attnkit-grade-") as scratch:
-        prepared = find_submissions(submissions, Path(scratch), course)
-        version = graders_version(course)
-        todo, skipped = [], 0
-        for item in prepared:
-            item.fingerprint = f"{version}:{item.fingerprint or item.problem}"
-            if not force and gradebook.is_current(item.student, item.fingerprint):
-                skipped += 1
-            elif item.problem:
-                gradebook.record(broken_result(course, item.student, item.problem, item.fingerprint))
-                click.echo(f"attnkit: {item.student}: not graded: {item.problem}", err=True)
-            else:
-                todo.append(Submission(item.student, item.root, item.fingerprint))
-        graded = []
-        with progress(len(todo)) as bar:
-            def on_result(result: SubmissionResult) -> None:
-                gradebook.record(result)
-                graded.append(result.student)
-                bar.update(1)
-
-            try:
-                grade_all(course, todo, jobs=jobs, on_result=on_result)
-            except KeyboardInterrupt:
-                click.echo(f"\nattnkit: interrupted after {len(graded)} of {len(todo)} submission(s); "
-                           f"{out / GRADES} holds them: run the same command again to grade the rest", err=True)
-                sys.exit(130)
-    click.echo(f"Graded {len(todo)} submission(s), {skipped} unchanged and skipped, "
-               f"{sum(bool(p.problem) for p in prepared)} broken: {out / GRADES}")
+    progress = TerminalProgress()
+    try:
+        run = grade_class(course_here(), submissions, out, jobs=jobs, force=force, listener=progress)
+    except GradingInterrupted as stop:
+        progress.finish()
+        _fail(interrupted_line(stop.run), INTERRUPTED)
+    progress.finish()
+    click.echo(f"Graded {run.graded} submission(s), {run.skipped} unchanged and skipped, {run.broken} broken: "
+               f"{run.grades}")
+    if run.report is not None:
+        click.echo(f"Class report: {run.out / REPORT_HTML}")
+        print_top_mistakes(run)
 
 
-class _Silent:
-    """Stands in for the progress bar when stderr is not a terminal."""
-
-    def __enter__(self) -> "_Silent":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        return None
-
-    def update(self, steps: int) -> None:
-        return None
+def interrupted_line(run: ClassRun) -> str:
+    if not run.graded:
+        return "interrupted before any submission was graded: run the same command again"
+    return (f"interrupted after {run.graded} of {run.todo} submission(s); {run.grades} holds them: "
+            "run the same command again to grade the rest")
 
 
-def progress(length: int):
-    """A progress bar on a terminal; nothing when output goes to a file or a pipe."""
-    if sys.stderr.isatty():
-        return click.progressbar(length=length, label="grading", file=sys.stderr)
-    return _Silent()
+def print_top_mistakes(run: ClassRun) -> None:
+    top = run.report.top_mistakes(TOP_MISTAKES) if run.report else []
+    if top:
+        click.echo("Most common mistakes:")
+    for exercise, mistake in top:
+        click.echo(f"  {plural(mistake.count, 'student'):>12}  {terminal_line(mistake.id)} ({exercise.id})")
 
 
-def graders_version(course: Course) -> str:
-    """A digest of everything that decides a grade, so changed graders regrade everyone."""
-    folders = [course.graders_dir, course.solutions_dir, course.mistakes_dir]
-    paths = {p for folder in folders if folder.is_dir() for p in folder.rglob("*")
-             if p.is_file() and "__pycache__" not in p.parts}
-    paths.add(course.root / "course.toml")
-    return fingerprint({str(p.relative_to(course.root)): p.read_bytes() for p in paths})[:16]
+class TerminalProgress(Listener):
+    """Warnings on stderr as one escaped line each; a progress bar when stderr is a terminal."""
+
+    def __init__(self) -> None:
+        self.bar: Any = None
+
+    def warn(self, message: str) -> None:
+        click.echo(f"attnkit: {terminal_line(message, 1000)}", err=True)
+
+    def starting(self, count: int) -> None:
+        if count and sys.stderr.isatty():
+            self.bar = click.progressbar(length=count, label="grading", file=sys.stderr)
+            self.bar.render_progress()
+
+    def graded(self, result: SubmissionResult) -> None:
+        if self.bar is not None:
+            self.bar.update(1)
+
+    def finish(self) -> None:
+        if self.bar is not None:
+            self.bar.render_finish()
+            self.bar = None
+
+
+# --- report --------------------------------------------------------------------------------------
+
+
+@main.command()
+@click.argument("out", type=click.Path(path_type=Path, exists=True, file_okay=False))
+def report(out: Path) -> None:
+    """Write OUT/report.json and OUT/report.html from a graded OUT."""
+    write_report(out, course_here())
+    click.echo(f"Wrote {out / REPORT_JSON} and {out / REPORT_HTML}")
+
+
+# --- handout and submit --------------------------------------------------------------------------
 
 
 @main.command()
@@ -181,19 +233,15 @@ def handout(out: Path) -> None:
               show_default="$ATTNKIT_STUDENT or your login name", help="Your student id: the zip's name.")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=".", help="Where to write the zip.")
 def submit(student: str, out: Path) -> None:
-    """Pack ./exercises into <student>.zip for upload."""
-    if not STUDENT_ID.match(student):
-        raise KitError(f"--student {student!r}: use letters, digits, '.', '_' or '-'")
-    package = Path.cwd() / PACKAGE
-    sources = sorted(p for p in package.glob("*.py") if p.is_file() and not p.is_symlink()) if package.is_dir() else []
-    if not sources:
-        raise KitError(f"{package}: no `{PACKAGE}` folder with .py files here (run this in your handout folder)")
-    target = out / f"{student}.zip"
-    out.mkdir(parents=True, exist_ok=True)
-    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in sources:
-            archive.write(path, f"{PACKAGE}/{path.name}")
-    click.echo(f"Wrote {target} ({len(sources)} files); upload it.")
+    """Pack ./exercises into <student>.zip for upload (warning about stubs and modules that do not parse)."""
+    from attnkit.packing import pack_submission
 
+    packed = pack_submission(Path.cwd(), student, out)
+    for warning in packed.warnings:
+        click.echo(f"attnkit: warning: {terminal_line(warning)}", err=True)
+    click.echo(f"Wrote {packed.path} ({len(packed.files)} files); upload it.")
+
+
+# --- command groups of their own: one line each ---------------------------------------------------
 
 main.add_command(nbgrader)

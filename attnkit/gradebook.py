@@ -1,71 +1,100 @@
 """The gradebook on disk: grades.csv and feedback/<student>.{json,md}.
 
-Written as each student finishes, every file replaced atomically, so an
-interrupted run leaves a consistent gradebook of the students done. A second
-run on the same folder skips submissions whose fingerprint is unchanged.
+Written as each student finishes, every file replaced atomically (and created with the user's
+umask, like any file they write), so an interrupted run leaves a consistent gradebook of the
+students done. A second run on the same folder skips submissions whose fingerprint is unchanged.
+
+grades.csv is the instructor's to edit once grading is done, so a run never overwrites one it did
+not write: the digest of each grades.csv written is kept in `.attnkit-gradebook` beside it, and a
+grades.csv that matches neither that digest nor the feedback records is left alone unless the
+instructor says `--force`. (Matching the records covers a run stopped between the two writes.)
 """
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import os
-import tempfile
+import secrets
 from pathlib import Path
-from typing import Any
 
 from attnkit.config import Course
 from attnkit.errors import KitError
-from attnkit.grading.results import CheckResult, ExerciseResult, SubmissionResult
+from attnkit.escaping import csv_cell, file_stem
+from attnkit.grading.results import CheckResult, ExerciseResult, ResultError, SubmissionResult
 from attnkit.reports import feedback_markdown
+from attnkit.submissions import student_key
 
 GRADES = "grades.csv"
 FEEDBACK = "feedback"
+STAMP = ".attnkit-gradebook"
 
 
 def write_atomically(path: Path, text: str) -> None:
-    """Replace `path` in one step: readers see the old file or the new, never half."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
-        stream.write(text)
-    os.replace(temporary, path)
+    """Replace `path` in one step (readers see the old file or the new, never half), with the umask's mode."""
+    temporary = path.with_name(f".{path.name}.{secrets.token_hex(6)}")
+    try:
+        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as stream:
+            stream.write(text)
+        os.replace(temporary, path)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        raise KitError(f"{path}: cannot write: {error.strerror}") from None
 
 
 class Gradebook:
     """One output folder's grades: what is there already, and each new result as it comes."""
 
     def __init__(self, out: Path, course: Course):
+        """Read what `out` holds; nothing is written before the first `record`."""
         self.out = Path(out)
         self.course = course
         self.feedback_dir = self.out / FEEDBACK
+        self.results: dict[str, SubmissionResult] = {}  # by student key
+        for path in sorted(self.feedback_dir.glob("*.json")):
+            result = _read_result(path)
+            if result is not None:
+                self.results[student_key(result.student)] = result
+
+    def refuse_foreign_grades(self, *, force: bool = False) -> None:
+        """KitError when `out` holds a grades.csv this kit did not write (or one edited since), unless `force`."""
+        grades = self.out / GRADES
+        if grades.is_file() and not force and not self._wrote(grades.read_bytes()):
+            raise KitError(f"{grades}: not written by attnkit, or edited since; grading would overwrite it "
+                           "(choose another --out, or --force to overwrite it)")
+
+    def _wrote(self, grades: bytes) -> bool:
+        try:
+            stamp = (self.out / STAMP).read_text(encoding="utf-8").strip()
+        except OSError:
+            stamp = ""
+        return _digest(grades) == stamp or grades == self.grades_csv().encode("utf-8")
+
+    def is_current(self, student: str, fingerprint: str) -> bool:
+        """Graded before from exactly these files (and these graders)."""
+        result = self.results.get(student_key(student))
+        return bool(fingerprint) and result is not None and result.fingerprint == fingerprint
+
+    def record(self, result: SubmissionResult) -> None:
+        """Write this student's feedback, then the gradebook with their row."""
         try:
             self.feedback_dir.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise KitError(f"{self.out}: cannot create the output folder: {error.strerror}") from None
-        self.records: dict[str, dict[str, Any]] = self._read_existing()
-
-    def _read_existing(self) -> dict[str, dict[str, Any]]:
-        records = {}
-        for path in sorted(self.feedback_dir.glob("*.json")):
-            try:
-                record = json.loads(path.read_text(encoding="utf-8"))
-                records[record["student"]] = record
-            except (ValueError, KeyError, TypeError):
-                continue  # a damaged file is simply graded again
-        return records
-
-    def is_current(self, student: str, fingerprint: str) -> bool:
-        """Graded before from exactly these files (and these graders)."""
-        record = self.records.get(student)
-        return bool(fingerprint) and record is not None and record.get("fingerprint") == fingerprint
-
-    def record(self, result: SubmissionResult) -> None:
-        """Write this student's feedback, then the gradebook with their row."""
-        record = result.to_json()
-        write_atomically(self.feedback_dir / f"{result.student}.json", json.dumps(record, indent=2) + "\n")
-        write_atomically(self.feedback_dir / f"{result.student}.md", feedback_markdown(result, self.course))
-        self.records[result.student] = record
-        write_atomically(self.out / GRADES, self.grades_csv())
+        key = student_key(result.student)
+        earlier = self.results.get(key)
+        if earlier is not None and file_stem(earlier.student) != file_stem(result.student):
+            for suffix in (".json", ".md"):  # the same student under another spelling of the id
+                (self.feedback_dir / (file_stem(earlier.student) + suffix)).unlink(missing_ok=True)
+        stem = file_stem(result.student)
+        write_atomically(self.feedback_dir / f"{stem}.json", json.dumps(result.to_json(), indent=2) + "\n")
+        write_atomically(self.feedback_dir / f"{stem}.md", feedback_markdown(result, self.course))
+        self.results[key] = result
+        grades = self.grades_csv()
+        write_atomically(self.out / GRADES, grades)
+        write_atomically(self.out / STAMP, _digest(grades.encode("utf-8")) + "\n")
 
     def grades_csv(self) -> str:
         """`student,<exercise id>...,total,max_total`, one row a student, sorted by student."""
@@ -73,16 +102,24 @@ class Gradebook:
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(["student", *ids, "total", "max_total"])
-        for student in sorted(self.records):
-            exercises = self.records[student].get("exercises", {})
-            scores = [float(exercises.get(i, {}).get("score", 0.0)) for i in ids]
-            writer.writerow([student, *(_number(s) for s in scores), _number(sum(scores)),
-                             _number(self.course.max_total)])
+        for key in sorted(self.results):
+            result = self.results[key]
+            scores = [result.exercises[i].score if i in result.exercises else 0.0 for i in ids]
+            writer.writerow([csv_cell(result.student), *(f"{s:g}" for s in scores), f"{sum(scores):g}",
+                             f"{self.course.max_total:g}"])
         return buffer.getvalue()
 
 
-def _number(value: float) -> str:
-    return f"{value:g}"
+def _read_result(path: Path) -> SubmissionResult | None:
+    """A feedback record, or None for a damaged one (that student is simply graded again)."""
+    try:
+        return SubmissionResult.from_json(json.loads(path.read_text(encoding="utf-8")), str(path))
+    except (OSError, ValueError, ResultError):
+        return None
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def broken_result(course: Course, student: str, problem: str, fingerprint: str = "") -> SubmissionResult:

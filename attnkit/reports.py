@@ -1,41 +1,57 @@
-"""Human-readable reports: a student's feedback page and the `check` command's lines."""
+"""Text for one student: the feedback page `grade` writes and the lines `check` prints.
+
+Everything from a result (id, messages, what the code printed) is escaped for where it goes
+(`attnkit.escaping`): a student's text never becomes a link, a heading or HTML in the page, nor a
+terminal escape on the screen.
+"""
 from __future__ import annotations
 
 from attnkit.config import Course
+from attnkit.escaping import BLOCK_LIMIT, markdown_block, markdown_code, markdown_text, terminal_line
 from attnkit.grading.results import CheckResult, SubmissionResult
 
 PASS, FAIL = "✓", "✗"
+MESSAGE_LIMIT = 2000
+
+
+def plural(count: int, noun: str) -> str:
+    """`1 student`, `2 students`."""
+    return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
 def check_line(exercise_id: str, check: CheckResult) -> str:
-    """One line a check: mark, exercise, check name, and the mistake id of a failure."""
+    """One line a check, safe for a terminal: mark, exercise, check name, and the mistake id of a failure."""
     mark = PASS if check.passed else FAIL
-    line = f"{mark} {exercise_id}: {check.name}"
-    return line if check.passed or not check.mistake else f"{line} [{check.mistake}]"
+    line = f"{mark} {exercise_id}: {terminal_line(check.name)}"
+    return line if check.passed or not check.mistake else f"{line} [{terminal_line(check.mistake)}]"
 
 
 def feedback_markdown(result: SubmissionResult, course: Course) -> str:
     """The student's feedback page: scores, then each failed check's diagnosis and hint."""
-    lines = [f"# Feedback for {result.student}", "",
-             f"{course.name}, lesson: {course.lesson}", "",
+    lines = [f"# Feedback for {markdown_text(result.student)}", "",
+             f"{markdown_text(course.name)}, lesson: {markdown_text(course.lesson)}", "",
              f"**Score: {result.score:g} / {result.max_score:g}**", ""]
     if result.problem:
-        lines += [f"This submission could not be graded: {result.problem}", ""]
+        lines += [f"This submission could not be graded: {markdown_text(result.problem, MESSAGE_LIMIT)}", ""]
     for exercise in course.exercises:
         graded = result.exercises.get(exercise.id)
         if graded is None:
             continue
-        lines += [f"## {exercise.title} ({graded.score:g} / {graded.max_score:g})", ""]
+        lines += [f"## {markdown_text(exercise.title)} ({graded.score:g} / {graded.max_score:g})", ""]
         if graded.mistakes:
-            lines += ["Mistakes found: " + ", ".join(f"`{m}`" for m in graded.mistakes), ""]
+            lines += ["Mistakes found: " + ", ".join(markdown_code(m) for m in graded.mistakes), ""]
+        if graded.carried_from:
+            lines += ["Checked with correct stand-ins for " + ", ".join(markdown_code(e) for e in graded.carried_from)
+                      + ": their mistakes cost points there, not here.", ""]
         for check in graded.checks:
             kind = "public" if check.public else "hidden"
-            lines.append(f"- {PASS if check.passed else FAIL} {check.name} ({kind}, {check.points:g}/{check.max_points:g})")
+            lines.append(f"- {PASS if check.passed else FAIL} {markdown_text(check.name)} "
+                         f"({kind}, {check.points:g}/{check.max_points:g})")
             if not check.passed and not result.problem:
-                lines.append(f"  - {check.message}")
+                lines.append(f"  - {markdown_text(check.message, MESSAGE_LIMIT)}")
                 if check.hint:
-                    lines.append(f"  - Hint: {check.hint}")
+                    lines.append(f"  - Hint: {markdown_text(check.hint, MESSAGE_LIMIT)}")
         lines.append("")
     if result.output.strip():
-        lines += ["## What your code printed", "", "```", result.output.strip()[:4000], "```", ""]
+        lines += ["## What your code printed", "", markdown_block(result.output.strip(), BLOCK_LIMIT), ""]
     return "\n".join(lines)

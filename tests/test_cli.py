@@ -16,21 +16,51 @@ from attnkit.cli import main
 from kit import COURSE, REPO, reference_submission
 
 
-def run(args: list[str], cwd: Path):
-    """Invoke the CLI in-process (click's CliRunner) from `cwd`."""
+def run(args: list[str], cwd: Path, env: dict[str, str] | None = None, colour: bool = False):
+    """Invoke the CLI in-process (click's CliRunner) from `cwd`; `colour` as if on a colour terminal."""
     old = os.getcwd()
     os.chdir(cwd)
     try:
-        return CliRunner().invoke(main, args, catch_exceptions=False)
+        return CliRunner(env=env).invoke(main, args, catch_exceptions=False, color=colour)
     finally:
         os.chdir(old)
+
+
+COMMANDS = ["check", "grade", "handout", "submit", "report", "nbgrader"]
 
 
 def test_help_lists_every_command():
     result = CliRunner().invoke(main, ["--help"])
     assert result.exit_code == 0
-    for command in ("check", "grade", "handout", "submit"):
+    for command in COMMANDS:
         assert re.search(rf"^\s+{command}\s", result.output, re.M)
+
+
+def every_command(group=main, path=()):
+    for name, command in group.commands.items():
+        yield (*path, name)
+        yield from every_command(command, (*path, name)) if hasattr(command, "commands") else ()
+
+
+@pytest.mark.parametrize("path", list(every_command()), ids=" ".join)
+def test_every_command_has_help(path):
+    result = CliRunner().invoke(main, [*path, "--help"])
+    assert result.exit_code == 0 and "Usage: " in result.output and "Options:" in result.output
+
+
+@pytest.mark.parametrize("args,problem", [
+    (["grade"], "Missing argument 'SUBMISSIONS'. (see attnkit grade --help)"),
+    (["grade", "class"], "Missing option '--out'."),
+    (["grade", "class", "--out", "o", "--jobs", "0"], "Invalid value for '--jobs'"),
+    (["no-such-command"], "No such command 'no-such-command'. (see attnkit --help)"),
+    (["check", "--colour"], "No such option '--colour'. (see attnkit check --help)"),
+    (["report", "nowhere"], "Directory 'nowhere' does not exist"),
+])
+def test_bad_usage_is_one_line_and_exit_2(tmp_path, args, problem):
+    result = CliRunner().invoke(main, args, catch_exceptions=False)
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and result.output.startswith("attnkit: error: ")
+    assert problem in result.output
 
 
 @pytest.mark.parametrize("args,where,problem", [
@@ -39,10 +69,13 @@ def test_help_lists_every_command():
     (["submit", "--student", "x"], "exercises", "no `exercises` folder"),
     (["submit", "--student", "../x"], "--student", "use letters"),
     (["check", "no-such-exercise"], "course.toml", "no exercise 'no-such-exercise'"),
+    (["grade", ".", "--out", "grades"], "--out grades", "inside the submissions folder"),
+    (["report", "."], "feedback", "no graded students here"),
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, where, problem):
     shutil.copy(REPO / "course.toml", tmp_path / "course.toml")
     shutil.copytree(REPO / "graders", tmp_path / "graders")
+    shutil.copytree(REPO / "solutions", tmp_path / "solutions")
     if args[:2] == ["check", "no-such-exercise"]:
         reference_submission(tmp_path)
     result = run(args, tmp_path)
@@ -58,6 +91,90 @@ def test_a_malformed_course_toml_is_refused_before_anything_runs(tmp_path):
     assert result.exit_code == 2
     assert "course.toml: course.name: expected a string" in result.output
     assert not (tmp_path / "out").exists()
+
+
+@pytest.fixture
+def student(tmp_path) -> Path:
+    """A student's folder holding the reference as their work, with the course beside it to check against."""
+    for folder in ("graders", "solutions"):
+        shutil.copytree(REPO / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(REPO / "course.toml", tmp_path / "course.toml")
+    return reference_submission(tmp_path)
+
+
+def add_to(module: Path, code: str) -> None:
+    module.write_text(module.read_text() + "\n" + code + "\n")
+
+
+def test_check_shows_what_the_students_code_printed_marked_capped_and_escaped(student):
+    add_to(student / "exercises" / "softmax.py", 'print("\\x1b[2J\\u202e hello from my softmax " * 200)')
+    result = run(["check", "softmax"], student)
+    assert result.exit_code == 0, result.output
+    assert "Your code printed this (your own output, not the kit's" in result.output
+    [shown] = [line for line in result.output.splitlines() if "hello from my softmax" in line]
+    assert shown.startswith("  | \\x1b[2J\\u202e hello") and "\x1b" not in result.output
+    assert len(shown) < 3000 and "more characters cut" in shown  # 2,000 of the student's characters, escaped
+
+
+def test_check_says_1_public_check_in_the_singular(student):
+    result = run(["check", "scaled_scores"], student)
+    assert result.output.splitlines()[-1] == "The 1 public check passed; hidden checks run at grading."
+
+
+def test_check_wraps_its_lines_to_the_terminal(student):
+    softmax = student / "exercises" / "softmax.py"
+    softmax.write_text(softmax.read_text().replace("dim=dim", "dim=0"))
+    result = run(["check", "softmax"], student, env={"COLUMNS": "50"})
+    assert result.exit_code == 1
+    assert max(len(line) for line in result.output.splitlines()) <= 50
+    assert "softmax-wrong-dim" in result.output and "hint:" in result.output
+
+
+def test_check_piped_to_a_file_keeps_whole_lines(student):
+    softmax = student / "exercises" / "softmax.py"
+    softmax.write_text(softmax.read_text().replace("dim=dim", "dim=0"))
+    result = run(["check", "softmax"], student, env={"COLUMNS": None})
+    failures = [line for line in result.output.splitlines() if line.startswith("✗")]
+    assert failures and all("[softmax-wrong-dim]: " in line and len(line) > 100 for line in failures)
+
+
+@pytest.mark.parametrize("no_color,coloured", [("1", False), ("", True)])
+def test_check_honours_no_color(student, no_color, coloured):
+    result = run(["check", "scaled_scores"], student, env={"NO_COLOR": no_color}, colour=True)
+    assert ("\x1b[" in result.output) is coloured
+
+
+def test_submit_warns_about_stubs_and_modules_that_do_not_parse_and_still_packs(tmp_path):
+    reference_submission(tmp_path)
+    shutil.copy(COURSE.exercises_dir / "softmax.py", tmp_path / "exercises" / "softmax.py")
+    shutil.copy(COURSE.exercises_dir / "cake.py", tmp_path / "exercises" / "cake.py")
+    (tmp_path / "exercises" / "attention.py").write_text("def attention(Q, K, V)\n    return Q\n")
+    result = run(["submit", "--student", "alice"], tmp_path)
+    assert result.exit_code == 0
+    warnings = result.stderr.splitlines()
+    assert any("exercises/softmax.py: still the stub: line" in w and "NotImplementedError" in w for w in warnings)
+    assert "attnkit: warning: exercises/cake.py: still the stub: PREDICTED_WEIGHTS is still None" in warnings
+    assert any("exercises/attention.py: does not parse (line 1: " in w for w in warnings)
+    assert not any("projection.py" in w for w in warnings)
+    assert len(zipfile.ZipFile(tmp_path / "alice.zip").namelist()) == len(list(COURSE.solutions_dir.glob("*.py")))
+
+
+def test_submit_says_nothing_more_of_finished_work(tmp_path):
+    reference_submission(tmp_path)
+    result = run(["submit", "--student", "alice"], tmp_path)
+    assert result.stderr == "" and result.output.startswith("Wrote ")
+
+
+def test_report_writes_the_class_report_from_a_graded_folder(tmp_path):
+    from attnkit.gradebook import Gradebook, broken_result
+
+    Gradebook(tmp_path / "out", COURSE).record(broken_result(COURSE, "eve", "eve.zip: not a zip file"))
+    shutil.copy(REPO / "course.toml", tmp_path / "course.toml")
+    shutil.copytree(REPO / "graders", tmp_path / "graders")
+    result = run(["report", "out"], tmp_path)
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "out" / "report.json").read_text())["students"][0]["student"] == "eve"
+    assert (tmp_path / "out" / "report.html").is_file()
 
 
 def test_submit_packs_only_the_package_sources(tmp_path):

@@ -3,8 +3,15 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import re
+import stat
 
-from attnkit.gradebook import Gradebook, broken_result
+import mistune
+import pytest
+
+from attnkit.errors import KitError
+from attnkit.gradebook import GRADES, STAMP, Gradebook, broken_result
 from attnkit.grading.results import CheckResult, ExerciseResult, ResultError, SubmissionResult
 from kit import COURSE
 
@@ -65,7 +72,7 @@ def test_a_broken_submission_scores_zero_everywhere_with_its_reason(tmp_path):
 def test_no_temporary_files_are_left_behind(tmp_path):
     Gradebook(tmp_path, COURSE).record(result_for("zoe", True))
     leftovers = [p.name for p in tmp_path.rglob(".*")]
-    assert leftovers == []
+    assert leftovers == [STAMP]
 
 
 def test_a_feedback_record_reads_back_as_it_was_written():
@@ -84,3 +91,72 @@ def test_a_record_with_a_wrong_field_is_refused_naming_it():
         assert "exercises.softmax.checks[1].points" in str(error)
     else:
         raise AssertionError("a NaN score was accepted")
+
+
+HOSTILE_IDS = ["=HYPERLINK(\"http://evil\")", "+1", "-2", "@SUM(A1)", "\tx", "../../escape", "a/b", "nul\x00id",
+               "x" * 1000, "caf\\xe9", "\x1b[31mred", "\u202eevil"]
+
+
+@pytest.mark.parametrize("student", HOSTILE_IDS)
+def test_any_id_is_written_safely_and_its_json_keeps_the_real_id(tmp_path, student):
+    Gradebook(tmp_path, COURSE).record(result_for(student, True))
+    [json_file] = (tmp_path / "feedback").glob("*.json")
+    assert json.loads(json_file.read_text())["student"] == student
+    [row] = read_rows(tmp_path)[1:]
+    assert not row[0].startswith(("=", "+", "-", "@", "\t", "\r")) and "\x00" not in row[0]
+    assert float(row[-2]) == COURSE.max_total  # scores stay numbers
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f\u202e]", (tmp_path / GRADES).read_text())
+    assert Gradebook(tmp_path, COURSE).is_current(student, "f1")  # and reads back
+
+
+def test_the_same_student_under_another_spelling_replaces_the_row_and_files(tmp_path):
+    Gradebook(tmp_path, COURSE).record(result_for("ALICE", False))
+    Gradebook(tmp_path, COURSE).record(result_for("alice", True))
+    assert [r[0] for r in read_rows(tmp_path)[1:]] == ["alice"]
+    assert sorted(p.name for p in (tmp_path / "feedback").iterdir()) == ["alice.json", "alice.md"]
+
+
+def test_student_text_in_the_feedback_page_is_inert(tmp_path):
+    result = result_for("<b>bea</b>", False)
+    check = result.exercises["softmax"].checks[0]
+    check.message = "ValueError: # heading <script>alert(1)</script> [link](http://evil.example) \ud800"
+    result.output = "```\n# printed heading\n<img src=x onerror=alert(1)>\n\x1b[31m"
+    Gradebook(tmp_path, COURSE).record(result)
+    [page] = (tmp_path / "feedback").glob("*.md")
+    html = mistune.create_markdown(escape=False, plugins=["url"])(page.read_text())
+    assert not re.search(r"<(script|img|a|b)\b", html) and "\x1b" not in html
+    assert html.count("<h1>") == 1 and "<h1>printed" not in html and "<h1>heading" not in html
+
+
+@pytest.mark.parametrize("umask,mode", [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_gradebook_files_follow_the_umask(tmp_path, umask, mode):
+    old = os.umask(umask)
+    try:
+        Gradebook(tmp_path, COURSE).record(result_for("zoe", True))
+    finally:
+        os.umask(old)
+    for path in [tmp_path / GRADES, *(tmp_path / "feedback").iterdir()]:
+        assert stat.S_IMODE(path.stat().st_mode) == mode, path
+
+
+def test_a_grades_csv_attnkit_did_not_write_is_refused_unless_forced(tmp_path):
+    (tmp_path / GRADES).write_text("student,score\nalice,10\n")
+    book = Gradebook(tmp_path, COURSE)
+    with pytest.raises(KitError, match="grades.csv: not written by attnkit"):
+        book.refuse_foreign_grades()
+    book.refuse_foreign_grades(force=True)
+
+
+def test_a_grades_csv_edited_since_attnkit_wrote_it_is_refused(tmp_path):
+    Gradebook(tmp_path, COURSE).record(result_for("zoe", True))
+    Gradebook(tmp_path, COURSE).refuse_foreign_grades()  # its own: fine
+    with open(tmp_path / GRADES, "a") as stream:
+        stream.write("zoe,bonus\n")
+    with pytest.raises(KitError, match="edited since"):
+        Gradebook(tmp_path, COURSE).refuse_foreign_grades()
+
+
+def test_a_run_stopped_between_writing_grades_and_its_stamp_still_owns_them(tmp_path):
+    Gradebook(tmp_path, COURSE).record(result_for("zoe", True))
+    (tmp_path / STAMP).unlink()
+    Gradebook(tmp_path, COURSE).refuse_foreign_grades()

@@ -2,13 +2,17 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import sys
 import zipfile
+from pathlib import Path
 
 import pytest
 
 from attnkit.errors import KitError
 from attnkit.submissions import MAX_FILE_BYTES, find_submissions, prepare
-from kit import reference_submission
+from kit import COURSE, reference_submission
 
 
 def zip_of(path, entries: dict[str, bytes], symlink: str | None = None):
@@ -78,3 +82,117 @@ def test_a_file_that_is_not_a_zip_is_refused(tmp_path):
 def test_a_missing_submissions_folder_is_bad_input(tmp_path):
     with pytest.raises(KitError, match="no such file or folder"):
         find_submissions(tmp_path / "nowhere", tmp_path / "work")
+
+
+def reference_zip(path, prefix: str = "exercises/"):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return zip_of(path, {prefix + p.name: p.read_bytes() for p in COURSE.solutions_dir.glob("*.py")})
+
+
+def touch(path, stamp: float):
+    """Set the modification time of `path` and of everything in it."""
+    for each in [path, *path.rglob("*")]:
+        os.utime(each, (stamp, stamp), follow_symlinks=False)
+
+
+@pytest.mark.parametrize("older,newer", [
+    ("alice", "alice.zip"),          # a folder and a zip
+    ("alice.zip", "alice"),
+    ("alice.zip", "ALICE.ZIP"),     # ids are compared without case
+    ("alice.zip", "alice (1).zip"),  # a browser's second download
+    ("alice (1).zip", "Alice(2).zip"),
+])
+def test_two_submissions_with_one_id_make_one_the_newest_graded(tmp_path, older, newer):
+    for name in (older, newer):
+        reference_zip(tmp_path / "class" / name) if name.lower().endswith(".zip") else \
+            reference_submission(tmp_path / "class" / name)
+    touch(tmp_path / "class" / older, 1_000_000)
+    touch(tmp_path / "class" / newer, 2_000_000)
+    [item] = find_submissions(tmp_path / "class", tmp_path / "work")
+    assert item.source.name == newer and [p.name for p in item.set_aside] == [older]
+    assert not item.problem and item.student.casefold() == "alice"
+
+
+def test_a_folder_with_newer_files_inside_is_the_newer_submission(tmp_path):
+    reference_zip(tmp_path / "class" / "bob.zip")
+    folder = reference_submission(tmp_path / "class" / "bob")
+    touch(tmp_path / "class" / "bob.zip", 2_000_000)
+    touch(folder, 1_000_000)
+    touch(folder / "exercises" / "softmax.py", 3_000_000)  # edited after the zip, though the folder is older
+    [item] = find_submissions(tmp_path / "class", tmp_path / "work")
+    assert item.source.name == "bob"
+
+
+def test_ids_are_normalised_to_nfc(tmp_path):
+    reference_submission(tmp_path / "class" / "zoe\u0308")  # e and a combining diaeresis (macOS writes names so)
+    [item] = find_submissions(tmp_path / "class", tmp_path / "work")
+    assert item.student == "zo\u00eb"
+
+
+def test_a_name_that_is_not_utf8_gives_a_printable_id(tmp_path):
+    (tmp_path / "class").mkdir()
+    reference_submission(Path(os.fsdecode(bytes(tmp_path / "class") + b"/caf\xe9")))
+    [item] = find_submissions(tmp_path / "class", tmp_path / "work")
+    assert item.student == "caf\\xe9" and not item.problem
+    item.student.encode("utf-8")
+
+
+@pytest.mark.parametrize("make,reason", [
+    (lambda c: os.symlink("nowhere", c / "dan.zip"), "leads nowhere"),
+    (lambda c: os.symlink("dan", c / "dan"), "loops"),
+    (lambda c: os.mkfifo(c / "dan.zip"), "neither a folder nor a file"),
+])
+def test_a_broken_link_or_odd_file_is_refused_for_that_student_only(tmp_path, make, reason):
+    reference_submission(tmp_path / "class" / "alice")
+    make(tmp_path / "class")
+    alice, dan = find_submissions(tmp_path / "class", tmp_path / "work")
+    assert not alice.problem and alice.root is not None
+    assert dan.student == "dan" and dan.root is None and reason in dan.problem
+
+
+@pytest.mark.parametrize("prefix", ["", "alice/"])
+def test_a_zip_of_loose_module_files_is_a_package(tmp_path, prefix):
+    item = prepare(reference_zip(tmp_path / "alice.zip", prefix), tmp_path / "work")
+    assert not item.problem
+    assert sorted(p.name for p in (item.root / "exercises").iterdir()) == \
+        sorted(p.name for p in COURSE.solutions_dir.glob("*.py"))
+
+
+def test_a_folder_of_loose_module_files_is_a_package(tmp_path):
+    folder = tmp_path / "class" / "alice"
+    shutil.copytree(COURSE.solutions_dir, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    [item] = find_submissions(tmp_path / "class", tmp_path / "work")
+    assert not item.problem and (item.root / "exercises" / "softmax.py").is_file()
+
+
+def test_files_without_a_module_name_are_not_copied(tmp_path):
+    item = prepare(zip_of(tmp_path / "a.zip", {"exercises/softmax.py": b"", "exercises/my notes.py": b"",
+                                               "exercises/__MACOSX.py~": b"", "exercises/._softmax.py": b""}),
+                   tmp_path / "work")
+    assert [p.name for p in (item.root / "exercises").iterdir()] == ["softmax.py"]
+
+
+class TextReader:
+    """A reader for a layout core intake does not know: `answers.txt`, one module a `## name` section."""
+
+    def recognises(self, folder):
+        return (folder / "answers.txt").is_file()
+
+    def read(self, folder):
+        sections = (folder / "answers.txt").read_text().split("## ")[1:]
+        return {f"{s.split(chr(10), 1)[0]}.py": s.split("\n", 1)[1].encode() for s in sections}
+
+
+def test_readers_passed_in_read_the_folders_they_recognise(tmp_path):
+    reference_submission(tmp_path / "class" / "alice")
+    (tmp_path / "class" / "bob").mkdir()
+    (tmp_path / "class" / "bob" / "answers.txt").write_text("## softmax\nX = 1\n## cake\nY = 2\n")
+    alice, bob = find_submissions(tmp_path / "class", tmp_path / "work", readers=[TextReader()])
+    assert sorted(p.name for p in (bob.root / "exercises").iterdir()) == ["cake.py", "softmax.py"]
+    assert not alice.problem
+
+
+def test_core_intake_knows_nothing_of_nbgrader():
+    code = ("import sys, attnkit.submissions, attnkit.gradebook, attnkit.escaping; "
+            "sys.exit(any(m.startswith(('attnkit.nbgrader', 'nbformat', 'nbgrader')) for m in sys.modules))")
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 0

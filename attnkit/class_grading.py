@@ -1,0 +1,169 @@
+"""Grading a class folder into an output folder: what `attnkit grade` does, below the command line.
+
+The policy lives here: what is refused before anything runs (a handout's course, which has no hidden
+checks; an output folder inside the submissions), which submissions are graded again (those whose
+files or graders changed since the last run on the same output folder, or all with `force`), how a
+broken submission is recorded (a row of zeros and its reason), what a student is shown (no path of
+this machine), and the class report at the end. What happens is told to a `Listener` as it happens,
+so the command line can draw a progress bar and a test can simply record it.
+"""
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from attnkit.class_report import ClassReport, write_report
+from attnkit.config import PACKAGE, Course
+from attnkit.errors import KitError
+from attnkit.gradebook import GRADES, Gradebook, broken_result
+from attnkit.grading.results import SubmissionResult
+from attnkit.redaction import PathScrubber
+from attnkit.submissions import Prepared, find_submissions, fingerprint
+
+if TYPE_CHECKING:
+    from attnkit.grading.plugin import Submission
+
+
+@dataclass
+class ClassRun:
+    """What a run did, so far or in all."""
+
+    out: Path
+    todo: int = 0
+    graded: int = 0
+    skipped: int = 0
+    broken: int = 0
+    report: ClassReport | None = None
+
+    @property
+    def grades(self) -> Path:
+        return self.out / GRADES
+
+
+class GradingInterrupted(KeyboardInterrupt):
+    """Ctrl-C: `run` says how far grading got; everything recorded so far is on disk."""
+
+    def __init__(self, run: ClassRun):
+        super().__init__()
+        self.run = run
+
+
+class Listener:
+    """Told what a run does as it does it; every method does nothing unless overridden."""
+
+    def warn(self, message: str) -> None:
+        """Something the instructor should know (the message may hold student-controlled text)."""
+
+    def starting(self, count: int) -> None:
+        """`count` submissions are about to be graded."""
+
+    def graded(self, result: SubmissionResult) -> None:
+        """One student's result has been recorded."""
+
+
+class NotebookSubmissions:
+    """nbgrader's `submitted/<student>/` folders, read as the package their notebooks' answer cells make."""
+
+    def __init__(self, course: Course):
+        self.course = course
+
+    def recognises(self, folder: Path) -> bool:
+        if (folder / PACKAGE).exists() or not (any(folder.glob("*.ipynb")) or any(folder.glob("*/*.ipynb"))):
+            return False  # looked at before paying for nbformat's import
+        from attnkit.nbgrader.extract import is_nbgrader_submission
+
+        return is_nbgrader_submission(folder)
+
+    def read(self, folder: Path) -> dict[str, bytes]:
+        from attnkit.nbgrader.extract import answer_sources, find_assignment_dir, package_files
+
+        assignment = find_assignment_dir(folder)
+        if assignment is None:
+            raise KitError(f"{folder}: no notebooks of one assignment in this nbgrader submission")
+        files = package_files(answer_sources(assignment), self.course)
+        return {name: text.encode("utf-8") for name, text in files.items()}
+
+
+def grade_class(course: Course, submissions: Path, out: Path, *, jobs: int, force: bool = False,
+                listener: Listener | None = None) -> ClassRun:
+    """Grade every submission under `submissions` into `out` (grades.csv, feedback/, the class report).
+
+    Ctrl-C raises GradingInterrupted with how far it got; the gradebook holds every student done.
+    """
+    listener = listener or Listener()
+    run = ClassRun(Path(out))
+    try:
+        _refuse_bad_folders(course, Path(submissions), Path(out))
+        with tempfile.TemporaryDirectory(prefix="attnkit-grade-") as scratch:
+            prepared = find_submissions(submissions, Path(scratch), readers=[NotebookSubmissions(course)])
+            gradebook = Gradebook(out, course)
+            gradebook.refuse_foreign_grades(force=force)
+            # a submission's name is kept: it is the student's own, and says which upload is meant
+            scrubber = PathScrubber([course.root, Path(submissions).absolute().parent], parents=[scratch])
+            todo = _triage(course, prepared, gradebook, scrubber, force, run, listener)
+            run.todo = len(todo)
+            listener.starting(len(todo))
+            _grade(course, todo, jobs, gradebook, scrubber, run, listener)
+        run.report = write_report(run.out, course)
+    except KeyboardInterrupt:
+        raise GradingInterrupted(run) from None
+    return run
+
+
+def _refuse_bad_folders(course: Course, submissions: Path, out: Path) -> None:
+    if not course.solutions_dir.is_dir():
+        raise KitError(f"{course.file}: this is a handout's course (no {course.solutions_dir.name}/ "
+                       "folder, so no hidden checks); grade in the course repository")
+    if submissions.is_dir():
+        inside, folder = out.resolve(), submissions.resolve()
+        if inside == folder or folder in inside.parents:
+            raise KitError(f"--out {out}: inside the submissions folder {submissions}, where it would be "
+                           "taken for a submission; choose a folder outside it")
+
+
+def _triage(course: Course, prepared: list[Prepared], gradebook: Gradebook, scrubber: PathScrubber, force: bool,
+            run: ClassRun, listener: Listener) -> list[Submission]:
+    """Warn about duplicates, record the broken, skip the unchanged: what is left is to grade."""
+    from attnkit.grading.plugin import Submission  # numpy and pytest: not before the command needs them
+
+    version = graders_version(course)
+    todo = []
+    for item in prepared:
+        if item.set_aside:
+            listener.warn(f"{item.student}: two submissions with one id; graded {item.source.name}, the most "
+                          f"recently modified, not {', '.join(p.name for p in item.set_aside)}")
+        item.fingerprint = f"{version}:{item.fingerprint or item.problem}"
+        if not force and gradebook.is_current(item.student, item.fingerprint):
+            run.skipped += 1
+        elif item.problem or item.root is None:
+            run.broken += 1
+            result = scrubber.result(broken_result(course, item.student, item.problem, item.fingerprint))
+            gradebook.record(result)
+            listener.warn(f"{item.student}: not graded: {result.problem}")
+        else:
+            todo.append(Submission(item.student, item.root, item.fingerprint))
+    return todo
+
+
+def _grade(course: Course, todo: list[Submission], jobs: int, gradebook: Gradebook, scrubber: PathScrubber,
+           run: ClassRun, listener: Listener) -> None:
+    from attnkit.grading.parallel import grade_all
+
+    def record(result: SubmissionResult) -> None:
+        result = scrubber.result(result)
+        gradebook.record(result)
+        run.graded += 1
+        listener.graded(result)
+
+    grade_all(course, todo, jobs=jobs, on_result=record)
+
+
+def graders_version(course: Course) -> str:
+    """A digest of everything that decides a grade, so changed graders regrade everyone."""
+    folders = [course.graders_dir, course.solutions_dir, course.mistakes_dir]
+    paths = {p for folder in folders if folder.is_dir() for p in folder.rglob("*")
+             if p.is_file() and "__pycache__" not in p.parts}
+    paths.add(course.file)
+    return fingerprint({str(p.relative_to(course.root)): p.read_bytes() for p in paths})[:16]

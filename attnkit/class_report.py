@@ -1,0 +1,261 @@
+"""The class report: how a graded class did, as `report.json` and one self-contained `report.html`.
+
+Built from the gradebook's feedback records alone (a pure function of the results), so
+`attnkit report OUT` can write it again at any time. The page needs nothing but a browser, offline:
+the plots are inline SVG drawn here, the styles inline, no script. Every student id and every text
+from a result goes through `escaping.html_text`.
+"""
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from collections.abc import Iterable
+
+from attnkit.config import Course
+from attnkit.escaping import html_text
+from attnkit.errors import KitError
+from attnkit.gradebook import FEEDBACK, Gradebook, write_atomically
+from attnkit.grading.results import SubmissionResult
+from attnkit.reports import plural
+
+REPORT_JSON = "report.json"
+REPORT_HTML = "report.html"
+NAMES_SHOWN = 60  # students named under one mistake before "and N more"
+
+
+@dataclass
+class Mistake:
+    """One mistake in one exercise: how many students made it, and who."""
+
+    id: str
+    students: list[str] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.students)
+
+
+@dataclass
+class ExerciseSummary:
+    id: str
+    title: str
+    max_score: float
+    scores: list[float]
+    mistakes: list[Mistake]
+
+    @property
+    def mean(self) -> float:
+        return statistics.fmean(self.scores) if self.scores else 0.0
+
+    @property
+    def full_marks(self) -> int:
+        return sum(math.isclose(s, self.max_score) for s in self.scores)
+
+
+@dataclass
+class ClassReport:
+    course: str
+    lesson: str
+    max_total: float
+    students: list[SubmissionResult]
+    exercises: list[ExerciseSummary]
+
+    def top_mistakes(self, count: int) -> list[tuple[ExerciseSummary, Mistake]]:
+        """The most common mistakes over every exercise, most students first."""
+        found = [(e, m) for e in self.exercises for m in e.mistakes]
+        return sorted(found, key=lambda pair: -pair[1].count)[:count]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "course": self.course, "lesson": self.lesson, "max_total": self.max_total,
+            "students": [{"student": r.student, "score": r.score, "max_score": r.max_score, "problem": r.problem}
+                         for r in self.students],
+            "exercises": {e.id: {"title": e.title, "mean": round(e.mean, 4), "max_score": e.max_score,
+                                 "full_marks": e.full_marks,
+                                 "mistakes": [{"id": m.id, "count": m.count, "students": m.students}
+                                              for m in e.mistakes]}
+                          for e in self.exercises},
+        }
+
+
+def build_report(course: Course, results: Iterable[SubmissionResult]) -> ClassReport:
+    """Means, full marks and mistakes (with who made them) of each exercise, over the class."""
+    students = sorted(results, key=lambda r: r.student.casefold())
+    exercises = []
+    for exercise in course.exercises:
+        mistakes: dict[str, Mistake] = {}
+        scores = []
+        for result in students:
+            graded = result.exercises.get(exercise.id)
+            scores.append(graded.score if graded else 0.0)
+            for mistake in graded.mistakes if graded else []:
+                mistakes.setdefault(mistake, Mistake(mistake)).students.append(result.student)
+        ordered = sorted(mistakes.values(), key=lambda m: (-m.count, m.id))
+        exercises.append(ExerciseSummary(exercise.id, exercise.title, exercise.points, scores, ordered))
+    return ClassReport(course.name, course.lesson, course.max_total, students, exercises)
+
+
+def write_report(out: Path, course: Course) -> ClassReport:
+    """Read `out`'s gradebook and write `out/report.json` and `out/report.html`."""
+    results = Gradebook(out, course).results.values()
+    if not results:
+        raise KitError(f"{Path(out) / FEEDBACK}: no graded students here (run attnkit grade first)")
+    report = build_report(course, results)
+    write_atomically(Path(out) / REPORT_JSON, json.dumps(report.to_json(), indent=2) + "\n")
+    write_atomically(Path(out) / REPORT_HTML, render_html(report))
+    return report
+
+
+# --- the page -----------------------------------------------------------------------------------
+
+STYLE = """
+body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 960px; color: #222; padding: 0 1em; }
+h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { margin-top: 1.8em; border-bottom: 1px solid #ddd; }
+.muted { color: #666; } svg { display: block; margin: 0.6em 0; } svg text { font: 12px system-ui, sans-serif; }
+table { border-collapse: collapse; } td, th { padding: 0.25em 0.8em; text-align: left; border-bottom: 1px solid #eee; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.who { color: #333; font-size: 0.92em; }
+"""
+BAR, GOOD, MISTAKE_COLOUR, AXIS, TRACK = "#4c78a8", "#59a14f", "#e15759", "#888", "#eee"
+
+
+def render_html(report: ClassReport) -> str:
+    """The whole page: summary, score histogram, exercises, mistakes with who made them."""
+    totals = [r.score for r in report.students]
+    broken = [r for r in report.students if r.problem]
+    summary = (f"{plural(len(totals), 'student')} graded; mean {statistics.fmean(totals):.2f} of {report.max_total:g}, "
+               f"median {statistics.median(totals):g}" if totals else "No students graded yet.")
+    if broken:
+        summary += f"; {len(broken)} could not be graded (a score of 0)"
+    parts = [f"<h1>{html_text(report.course)}: class report</h1>",
+             f"<p class=muted>Lesson: {html_text(report.lesson)}. {summary}.</p>",
+             "<h2>Scores</h2>", f"<p class=muted>Students by total score, out of {report.max_total:g}.</p>",
+             histogram_svg(totals, report.max_total),
+             "<h2>Exercises</h2>", exercises_svg(report.exercises), exercises_table(report.exercises),
+             "<h2>Most common mistakes</h2>", top_mistakes_html(report)]
+    parts += ["<h2>Mistakes by exercise</h2>"] + [exercise_mistakes_html(e) for e in report.exercises]
+    if broken:
+        parts += ["<h2>Not graded</h2>", "<ul>"]
+        parts += [f"<li>{html_text(r.student)}: {html_text(r.problem)}</li>" for r in broken]
+        parts += ["</ul>"]
+    body = "\n".join(parts)
+    return (f"<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>"
+            f"<meta name=viewport content='width=device-width, initial-scale=1'>"
+            f"<title>{html_text(report.course)}: class report</title><style>{STYLE}</style></head>\n"
+            f"<body>\n{body}\n</body></html>\n")
+
+
+def histogram_svg(totals: list[float], max_total: float) -> str:
+    """Students per total score: a bar a whole point (a tenth of the range on long scales), from its low end."""
+    width, height, left, bottom, top = 900, 220, 40, 30, 12
+    step = 1.0 if max_total <= 40 else float(math.ceil(max_total / 10))
+    bins = int(max_total // step) + 1
+    counts = [0] * bins
+    for total in totals:
+        counts[min(bins - 1, int(total // step))] += 1
+    tallest = max(counts, default=0) or 1
+    slot = (width - left) / bins
+    shapes = [_axis(left, height - bottom, width)]
+    for index, count in enumerate(counts):
+        bar = (height - bottom - top) * count / tallest
+        x = left + index * slot
+        label = f"{index * step:g}"
+        shapes.append(f"<rect x={x + 2:.1f} y={height - bottom - bar:.1f} width={slot - 4:.1f} height={bar:.1f} "
+                      f"fill='{BAR}'><title>{plural(count, 'student')} scored {label}</title></rect>")
+        shapes.append(f"<text x={x + slot / 2:.1f} y={height - bottom + 16} text-anchor=middle>{label}</text>")
+        if count:
+            shapes.append(f"<text x={x + slot / 2:.1f} y={height - bottom - bar - 3:.1f} text-anchor=middle>"
+                          f"{count}</text>")
+    return _svg(width, height, "Students by total score", shapes)
+
+
+def exercises_svg(exercises: list[ExerciseSummary]) -> str:
+    """Each exercise's mean as a share of its points, and how many earned full marks."""
+    bars = [Bar(e.id, e.mean / e.max_score if e.max_score else 0.0,
+                f"mean {e.mean:.2f} / {e.max_score:g}; full marks: {e.full_marks} of {len(e.scores)}",
+                f"mean {e.mean:.2f} of {e.max_score:g}") for e in exercises]
+    return bars_svg(bars, "Mean score and full marks by exercise", GOOD, label_width=160)
+
+
+def exercises_table(exercises: list[ExerciseSummary]) -> str:
+    rows = "".join(f"<tr><td>{html_text(e.id)}</td><td>{html_text(e.title)}</td>"
+                   f"<td class=num>{e.mean:.2f}</td><td class=num>{e.max_score:g}</td>"
+                   f"<td class=num>{e.full_marks}</td><td class=num>{len(e.mistakes)}</td></tr>" for e in exercises)
+    return ("<table><tr><th>exercise</th><th>title</th><th>mean</th><th>points</th><th>full marks</th>"
+            f"<th>kinds of mistake</th></tr>{rows}</table>")
+
+
+def top_mistakes_html(report: ClassReport, count: int = 10) -> str:
+    top = report.top_mistakes(count)
+    if not top:
+        return "<p class=muted>No mistakes found.</p>"
+    return mistakes_svg([(f"{m.id} ({e.id})", m) for e, m in top], len(report.students))
+
+
+def exercise_mistakes_html(exercise: ExerciseSummary) -> str:
+    """One exercise's mistakes, a row each: how many students made it, as a number and a bar, and who."""
+    head = f"<h3>{html_text(exercise.id)}: {html_text(exercise.title)}</h3>"
+    if not exercise.mistakes:
+        return head + "<p class=muted>No mistakes found.</p>"
+    size = len(exercise.scores)
+    rows = "".join(f"<tr><td>{html_text(m.id)}</td><td class=num>{m.count} of {size}</td>"
+                   f"<td>{_small_bar(m.count / size if size else 0.0)}</td><td class=who>{_names(m.students)}</td></tr>"
+                   for m in exercise.mistakes)
+    return head + f"<table><tr><th>mistake</th><th colspan=2>students</th><th>who</th></tr>{rows}</table>"
+
+
+def _small_bar(share: float) -> str:
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' width=120 height=12 role=img aria-label='{share:.0%}'>"
+            f"<rect width=120 height=12 fill='{TRACK}'/><rect width={120 * share:.1f} height=12 "
+            f"fill='{MISTAKE_COLOUR}'/></svg>")
+
+
+def mistakes_svg(rows: list[tuple[str, Mistake]], class_size: int) -> str:
+    """A bar a mistake: the share of the class who made it."""
+    bars = [Bar(label, mistake.count / class_size if class_size else 0.0, f"{mistake.count} of {class_size}",
+                ", ".join(mistake.students)) for label, mistake in rows]
+    return bars_svg(bars, "Students who made each mistake", MISTAKE_COLOUR, label_width=330)
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One row of a bar chart: its label, how full the bar is (0 to 1), the words after it, its tooltip."""
+
+    label: str
+    share: float
+    caption: str
+    tooltip: str
+
+
+def bars_svg(bars: list[Bar], title: str, colour: str, *, label_width: int) -> str:
+    """Horizontal bars on a light track, a row each; every text escaped."""
+    row, width = 28, 900
+    scale = width - label_width - 250
+    shapes = []
+    for index, bar in enumerate(bars):
+        y = index * row + 4
+        shapes += [f"<text x=0 y={y + 15}>{html_text(bar.label, 60)}</text>",
+                   f"<rect x={label_width} y={y} width={scale} height=20 fill='{TRACK}'/>",
+                   f"<rect x={label_width} y={y} width={scale * min(bar.share, 1.0):.1f} height=20 fill='{colour}'>"
+                   f"<title>{html_text(bar.tooltip, 2000)}</title></rect>",
+                   f"<text x={label_width + scale + 8} y={y + 15}>{html_text(bar.caption)}</text>"]
+    return _svg(width, row * len(bars) + 8, title, shapes)
+
+
+def _names(students: list[str]) -> str:
+    shown = ", ".join(html_text(s) for s in students[:NAMES_SHOWN])
+    more = len(students) - NAMES_SHOWN
+    return shown + (f" and {more} more" if more > 0 else "")
+
+
+def _axis(left: int, y: int, width: int) -> str:
+    return f"<line x1={left} y1={y} x2={width} y2={y} stroke='{AXIS}'/>"
+
+
+def _svg(width: int, height: int, title: str, shapes: list[str]) -> str:
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 {width} {height}' width='100%' "
+            f"role=img aria-label='{title}'><title>{title}</title>{''.join(shapes)}</svg>")
