@@ -538,6 +538,14 @@ def test_config_finds_the_course_in_a_copy_elsewhere(course_repo, tmp_path):
     assert Path(config.KitExecute.course).resolve() == copy / "course.toml"
 
 
+@pytest.mark.slow
+def test_validate_runs_the_source_notebook_through_every_check(course_repo):
+    """`nbgrader validate`, in a course folder inside the course repo, grades hidden checks too."""
+    folder = course_repo / "nbgrader-course"
+    result = run(*NBGRADER, "validate", f"source/{ASSIGNMENT}/{NOTEBOOK}", cwd=folder)
+    assert "Success! Your notebook passes all the tests." in result.stdout
+
+
 def test_sample_takes_the_only_assignment(tmp_path):
     (tmp_path / "source" / "week_1").mkdir(parents=True)
     assert only_assignment(tmp_path) == "week_1"

@@ -91,7 +91,7 @@ class KitExecute(Execute):
         with tempfile.TemporaryDirectory(prefix="attnkit-verdicts-") as folder:
             verdicts = Path(folder) / VERDICTS_FILE
             write_verdicts(result, verdicts)
-            self._options = self._launcher_options(verdicts, int(course.settings["memory_limit_mb"]), nb)
+            self._options = self._launcher_options(verdicts, course.settings.memory_limit_mb, nb)
             return super().preprocess(nb, resources, km)
 
     def _load_course(self) -> Course:

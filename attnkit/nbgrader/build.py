@@ -44,7 +44,7 @@ def default_timeout(course: Course) -> int:
     verdicts, so a cell needs the margin and at most the kit's own per-call
     limit for the student's code.
     """
-    return int(TIMEOUT_MARGIN + course.settings["call_timeout"])
+    return int(TIMEOUT_MARGIN + course.settings.call_timeout)
 
 
 def build_course(course: Course, course_dir: Path, *, assignment: str | None = None, course_id: str | None = None,

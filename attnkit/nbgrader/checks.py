@@ -12,7 +12,9 @@ hidden cells' source). Where the verdict comes from depends on who runs the cell
 - a student's own kernel (or `nbgrader validate`): the answer cells as last run
   in this kernel, graded by the kit in its sandbox against the nearest
   course.toml above the working folder: in the release, the public checks
-  and their recorded answers.
+  and their recorded answers. `nbgrader validate` of the source notebook, in
+  a course folder inside the course repository, looks past the handout's
+  course.toml to the full course.
 
 In a student's kernel the first cell grades every exercise at once (one
 sandbox, one torch import); later cells reuse that result while the code is
@@ -30,7 +32,7 @@ import tempfile
 import warnings
 from pathlib import Path
 
-from attnkit.config import Course, course_here
+from attnkit.config import Course, course_here, find_course_file, load_course
 from attnkit.errors import KitError
 from attnkit.grading.results import CheckResult, SubmissionResult
 from attnkit.nbgrader.answers import marked_exercise
@@ -101,12 +103,29 @@ def _self_check() -> SubmissionResult:
     if os.environ.get("NBGRADER_EXECUTION") == "autograde":
         raise KitError("nbgrader autograde ran without the kit's grading: this course folder's nbgrader_config.py "
                        "is older than the kit; rebuild it with `attnkit nbgrader build --force`")
-    course = course_here()
+    course = _course_to_check()
     files = package_files(kernel_answer_sources(), course)
     digest = hashlib.sha256(repr((str(course.root), sorted(files.items()))).encode()).hexdigest()
     if digest not in _graded:
         _graded[digest] = grade_package(course, SELF_CHECK_STUDENT, files)
     return _graded[digest]
+
+
+def _course_to_check() -> Course:
+    """The nearest course.toml above; under `nbgrader validate`, the full course above a handout's, if any.
+
+    In nbgrader's `source/<assignment>/` (or a release) the nearest course.toml is
+    the handout's (public checks only); an instructor validating the source
+    notebook inside the course repository means the whole course above it.
+    """
+    nearest = course_here()
+    if os.environ.get("NBGRADER_EXECUTION") != "validate" or nearest.solutions_dir.is_dir():
+        return nearest
+    try:
+        above = load_course(find_course_file(nearest.root.parent))
+    except KitError:
+        return nearest
+    return above if above.solutions_dir.is_dir() else nearest
 
 
 def kernel_answer_sources() -> dict[str, str]:

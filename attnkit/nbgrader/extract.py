@@ -84,8 +84,7 @@ def package_files(sources: dict[str, str], course: Course) -> dict[str, str]:
     for position, exercise in enumerate(course.exercises):
         grade_id = answer_cell_id(exercise.id)
         required = [course.exercise(d).module for d in course.dependencies(exercise.id)]
-        earlier = [e.module for e in course.exercises[:position]]
-        earlier += [module for module in required if module not in earlier]
+        earlier = [e.module for e in course.exercises[:position]]  # course.toml lists dependencies first
         source = sources.get(grade_id)
         files[f"{exercise.module}.py"] = (module_source(source, earlier, required) if source is not None
                                           else MISSING_CELL.format(exercise=exercise.id, grade_id=grade_id))
