@@ -28,6 +28,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -618,10 +619,12 @@ def test_confined_kernel_writes_only_its_own_scratch(tmp_path):
 
 @confined_only
 def test_what_a_confined_kernel_starts_ends_with_it(tmp_path):
-    marker = "3141.5926"
+    marker = "271.828"
     code = f"import subprocess; subprocess.Popen(['sleep', '{marker}'], start_new_session=True)"
     assert launch(tmp_path, code).returncode == 0
-    running = [p for p in Path("/proc").iterdir() if p.name.isdigit() and marker in _cmdline(p)]
+    running = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit() and marker in _cmdline(p)]
+    for pid in running:  # a failure here must not leave them to others
+        os.kill(pid, signal.SIGKILL)
     assert running == []
 
 
