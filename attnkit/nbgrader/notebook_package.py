@@ -20,7 +20,7 @@ def earlier_cells(namespace: dict, modules: list[str], required: tuple[str, ...]
     for name in modules:
         try:
             module = import_module(f".{name}", __name__)
-        except Exception:
+        except (Exception, SystemExit):  # as IPython, which carries on after a cell that exits
             if name in required:
                 raise
             continue
