@@ -85,6 +85,7 @@ class KitExecute(Execute):
         super().__init__(**kwargs)
 
     def preprocess(self, nb: Any, resources: Any = None, km: Any = None) -> tuple[Any, Any]:
+        """Grade the answer cells of `nb` as nbgrader hands it over, then run it in a confined kernel."""
         course = self._load_course()
         student = (resources or {}).get("nbgrader", {}).get("student", "notebook")
         result = grade_package(course, student, package_files(notebook_answer_sources(nb), course))
@@ -100,8 +101,9 @@ class KitExecute(Execute):
                 raise KitError("not set")
             return load_course(Path(self.course))
         except KitError as error:
-            raise KitError(f"c.KitExecute.course in nbgrader_config.py: {error}; the course folder must stay where "
-                           "`attnkit nbgrader build` found the course (or rebuild it with --force)") from None
+            raise KitError(f"c.KitExecute.course in nbgrader_config.py: {error} (the config finds course.toml "
+                           "relative to itself: move the course folder together with the course repository, or "
+                           "rebuild it with `attnkit nbgrader build --force`)") from None
 
     def create_kernel_manager(self) -> Any:
         km = super().create_kernel_manager()

@@ -74,7 +74,7 @@ def build_course(course: Course, course_dir: Path, *, assignment: str | None = N
 
 
 def config_text(course: Course, course_dir: Path, course_id: str, timeout: int) -> str:
-    course_file = os.path.relpath((course.root / "course.toml").resolve(), course_dir.resolve())
+    course_file = os.path.relpath(course.file.resolve(), course_dir.resolve())
     return f'''"""nbgrader's configuration for this course, written by `attnkit nbgrader build`.
 
 Rebuild rather than edit: `attnkit nbgrader build --course-dir <this folder> --force`
