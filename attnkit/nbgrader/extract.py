@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from attnkit.config import Course
+from attnkit.config import PACKAGE, Course
 from attnkit.errors import KitError
 from attnkit.nbgrader.answers import module_source
-from attnkit.submissions import PACKAGE
 
 if TYPE_CHECKING:
     from nbformat import NotebookNode
