@@ -10,9 +10,15 @@ students are made from the release with the reference's answers typed in:
 - bob: softmax with a catalogued mistake (the variant's own edit);
 - carol: softmax left as released, one of its test cells edited to print
   "ok" and another deleted;
-- dave: every answer right, but his cake cell loops forever after its work.
+- dave: every answer right, but his cake cell loops forever after its work;
+- mallory: the release as handed out, with an attack at the top of her first
+  answer cell: it looks for the course every way a cell could (the
+  environment, the folders above, nbgrader's /proc entries) to copy the
+  reference into her `submitted/` notebook, and tries to rewrite it anyway.
 
-The fast tests at the end pin the extraction and the notebook's make-up.
+nbgrader runs with this interpreter (`python -m nbgrader`), so its kernels
+and the kit's launcher import the attnkit under test. The fast tests at the end
+pin the extraction, the notebook's make-up and the kernel's confinement.
 """
 from __future__ import annotations
 
@@ -20,36 +26,110 @@ import ast
 import csv
 import json
 import os
+import re
 import shutil
+import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from attnkit.config import load_course
 from attnkit.errors import KitError
 from attnkit.nbgrader.answers import BEGIN, END, answer_cell_source, module_source
 from attnkit.nbgrader.build import build_course
-from attnkit.nbgrader.extract import extract_exercises, is_nbgrader_submission
+from attnkit.nbgrader.extract import (NotebookReader, answer_sources, extract_exercises, is_nbgrader_submission,
+                                     package_files, write_package)
 from attnkit.nbgrader.notebooks import BEGIN_HIDDEN, build_notebook, check_cell_id
-from attnkit.nbgrader.samples import grade_id, solved_notebook
+from attnkit.nbgrader.samples import grade_id, only_assignment, solved_notebook
+from attnkit.sandbox import isolation
 from kit import CATALOGUE, COURSE, REPO
 
 ASSIGNMENT = "self_attention"
 NOTEBOOK = f"{ASSIGNMENT}.ipynb"
-TIMEOUT = 30  # seconds a cell may run at autograde: the first check cell takes 5-16 s here; dave waits this long
+TIMEOUT = 30  # seconds a cell may run at autograde: an answer cell imports torch; dave's loop waits this long
 MISTAKE = "softmax-wrong-dim"
 EDITED_CELL, DELETED_CELL = (check_cell_id(COURSE.exercise("softmax"), c) for c in COURSE.exercise("softmax").public_checks)
 LOOPING_EXERCISE = "cake"
-STUDENTS = ["alice", "bob", "carol", "dave"]
+STUDENTS = ["alice", "bob", "carol", "dave", "mallory"]
+
+
+def losing(exercise_id: str) -> set[str]:
+    """An exercise and, unless the course carries errors forward, every exercise built on it."""
+    built_on = [e.id for e in COURSE.exercises if exercise_id in COURSE.dependencies(e.id)]
+    return {exercise_id, *([] if COURSE.grading.carry_forward else built_on)}
+
+
 # Exercises a student must lose points on; every other exercise earns full marks.
 LOSES = {
     "alice": set(),
-    "bob": {"softmax", *[e.id for e in COURSE.exercises if "softmax" in COURSE.dependencies(e.id)]},
-    "carol": {"softmax", *[e.id for e in COURSE.exercises if "softmax" in COURSE.dependencies(e.id)]},
+    "bob": losing("softmax"),
+    "carol": losing("softmax"),
     "dave": {LOOPING_EXERCISE},
+    "mallory": set(COURSE.ids),
 }
+NBGRADER = (sys.executable, "-m", "nbgrader")
+ROUTES = ["env", "walk", "proc-environ", "proc-cwd"]
+# Mallory's first answer cell, before the released code: every way a cell could find the course and the
+# notebook nbgrader copied from submitted/, then the reference copied in (or, without it, a changed byte).
+POISON = r"""
+import json, os, re
+from pathlib import Path
+
+def course_at(folder):
+    folder = Path(folder)
+    if (folder / "course.toml").is_file() and (folder / "solutions").is_dir():
+        return folder / "course.toml"
+    config = folder / "nbgrader_config.py"
+    match = config.is_file() and re.search(r"[\x27\x22]([^\x27\x22]*course\.toml)[\x27\x22]", config.read_text())
+    return (folder / match.group(1)).resolve() if match and (folder / match.group(1)).is_file() else None
+
+def walk(start):
+    return next((c for c in map(course_at, [Path(start), *Path(start).resolve().parents]) if c), None)
+
+def from_environment(values):
+    return next((Path(v) for v in values if v.endswith("course.toml") and Path(v).is_file()), None)
+
+def parent_environment():
+    return [entry.partition("=")[2] for entry in Path(f"/proc/{os.getppid()}/environ").read_text().split("\0")]
+
+routes = {"env": lambda: from_environment(os.environ.values()), "walk": lambda: walk(Path.cwd()),
+          "proc-environ": lambda: from_environment(parent_environment()),
+          "proc-cwd": lambda: walk(os.readlink(f"/proc/{os.getppid()}/cwd"))}
+courses = []
+for name, route in routes.items():
+    try:
+        found = route()
+        print(f"route {name}: {found or 'nothing'}")
+    except Exception as error:
+        found = None
+        print(f"route {name}: nothing ({type(error).__name__})")
+    courses += [found] if found else []
+
+def poisoned(path):
+    notebook = json.loads(Path(path).read_text())
+    for cell in notebook["cells"]:
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id", "")
+        if grade_id.endswith("-answer") and courses:
+            exercise = grade_id[:-len("-answer")]
+            solution = (courses[0].parent / "solutions" / f"{exercise}.py").read_text()
+            cell["source"] = f"# attnkit exercise: {exercise}\n{solution}"
+    notebook["metadata"]["poisoned"] = True
+    return json.dumps(notebook)
+
+mine = Path("mallory/self_attention/self_attention.ipynb")
+targets = [Path("self_attention.ipynb"), Path("../../../submitted") / mine,
+           Path(f"/proc/{os.getppid()}/cwd/submitted") / mine]
+for target in targets:
+    try:
+        target.write_text(poisoned(target))
+        print(f"write {target}: ok")
+    except Exception as error:
+        print(f"write {target}: {type(error).__name__}")
+"""
 
 
 def answer(notebook: nbformat.NotebookNode, exercise_id: str) -> nbformat.NotebookNode:
@@ -73,19 +153,32 @@ def loops_forever(notebook: nbformat.NotebookNode) -> None:
     answer(notebook, LOOPING_EXERCISE).source += "\nwhile True:\n    pass\n"
 
 
-def run(*command: str, cwd: Path) -> subprocess.CompletedProcess:
-    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=900)
+def poisons(notebook: nbformat.NotebookNode, release: nbformat.NotebookNode) -> None:
+    for cell in notebook.cells:
+        if grade_id(cell) and grade_id(cell).endswith("-answer"):
+            cell.source = answer(release, grade_id(cell)[:-len("-answer")]).source
+    first = answer(notebook, COURSE.ids[0])
+    marker, _, rest = first.source.partition("\n")
+    first.source = f"{marker}\n{POISON}\n{rest}"
+
+
+def run(*command: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    # In a virtual environment, Jupyter's data (nbconvert's templates) may live in the base Python's prefix.
+    env = {**(env or os.environ), "JUPYTER_PATH": os.path.join(sys.base_prefix, "share", "jupyter")}
+    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=900, env=env)
     assert result.returncode == 0, f"{command}: {result.stderr[-3000:]}"
     return result
 
 
 def place_students(course_dir: Path) -> None:
+    """alice through `attnkit nbgrader sample` (the course folder's only assignment); the others edited from it."""
+    run("attnkit", "nbgrader", "sample", "--course-dir", str(course_dir), "--student", "alice", cwd=REPO)
     release = nbformat.read(course_dir / "release" / ASSIGNMENT / NOTEBOOK, as_version=4)
-    edits = {"alice": lambda nb: None, "bob": with_mistake, "carol": lambda nb: edits_test_cells(nb, release),
-             "dave": loops_forever}
-    for student in STUDENTS:
+    edits = {"bob": with_mistake, "carol": lambda nb: edits_test_cells(nb, release), "dave": loops_forever,
+             "mallory": lambda nb: poisons(nb, release)}
+    for student, edit in edits.items():
         notebook = solved_notebook(course_dir, ASSIGNMENT)
-        edits[student](notebook)
+        edit(notebook)
         folder = course_dir / "submitted" / student / ASSIGNMENT
         folder.mkdir(parents=True)
         nbformat.write(notebook, folder / NOTEBOOK)
@@ -93,14 +186,20 @@ def place_students(course_dir: Path) -> None:
 
 @pytest.fixture(scope="module")
 def course_dir(tmp_path_factory) -> Path:
-    """A course taken through build, generate_assignment, autograde, generate_feedback and export."""
+    """A course taken through build, generate_assignment, autograde, generate_feedback and export.
+
+    Autograde runs with the course's path in nbgrader's environment (as an instructor might have
+    exported it), so a cell that read its parent's environment would find it there.
+    """
     course_dir = tmp_path_factory.mktemp("nbgrader") / "course"
     run("attnkit", "nbgrader", "build", "--course-dir", str(course_dir), "--timeout", str(TIMEOUT), cwd=REPO)
-    run("nbgrader", "generate_assignment", ASSIGNMENT, cwd=course_dir)
+    run(*NBGRADER, "generate_assignment", ASSIGNMENT, cwd=course_dir)
     place_students(course_dir)
-    run("nbgrader", "autograde", ASSIGNMENT, cwd=course_dir)
-    run("nbgrader", "generate_feedback", ASSIGNMENT, cwd=course_dir)
-    run("nbgrader", "export", cwd=course_dir)
+    shutil.copytree(course_dir / "submitted", course_dir.parent / "as-submitted")
+    run(*NBGRADER, "autograde", ASSIGNMENT, cwd=course_dir,
+        env={**os.environ, "ATTNKIT_COURSE": str(REPO / "course.toml")})
+    run(*NBGRADER, "generate_feedback", ASSIGNMENT, cwd=course_dir)
+    run(*NBGRADER, "export", cwd=course_dir)
     return course_dir
 
 
@@ -121,13 +220,23 @@ def nbgrader_scores(course_dir) -> dict[str, dict[str, float]]:
     return scores
 
 
-@pytest.fixture(scope="module")
-def kit_scores(course_dir, tmp_path_factory) -> dict[str, dict[str, float]]:
-    """Per student, per exercise: `attnkit grade` on the same `submitted/` folder."""
-    out = tmp_path_factory.mktemp("attnkit-grades")
-    run("attnkit", "grade", str(course_dir / "submitted"), "--out", str(out), cwd=REPO)
+def kit_grade(submissions: Path, out: Path) -> dict[str, dict[str, float]]:
+    """Per student, per exercise: `attnkit grade` of a folder of nbgrader submissions."""
+    run("attnkit", "grade", str(submissions), "--out", str(out), cwd=REPO)
     records = {s: json.loads((out / "feedback" / f"{s}.json").read_text()) for s in STUDENTS}
     return {s: {e: x["score"] for e, x in r["exercises"].items()} for s, r in records.items()}
+
+
+@pytest.fixture(scope="module")
+def kit_scores(course_dir, tmp_path_factory) -> dict[str, dict[str, float]]:
+    """`attnkit grade` on the same `submitted/` folder, after autograde."""
+    return kit_grade(course_dir / "submitted", tmp_path_factory.mktemp("attnkit-grades"))
+
+
+def attack_report(course_dir: Path) -> dict[str, str]:
+    """What mallory's attack printed at autograde: `route <name>` and `write <path>` lines, by that name."""
+    lines = cell_text(answer(autograded(course_dir, "mallory"), COURSE.ids[0])).splitlines()
+    return dict(line.split(": ", 1) for line in lines if line.startswith(("route ", "write ")))
 
 
 def exported(course_dir: Path) -> dict[str, dict[str, str]]:
@@ -230,7 +339,7 @@ def test_self_check_runs_in_the_students_notebook(course_dir, tmp_path):
     """The release alone (no course repo, no nbgrader): bob's public check cells explain his mistake."""
     folder = shutil.copytree(course_dir / "release" / ASSIGNMENT, tmp_path / ASSIGNMENT)
     notebook = nbformat.read(course_dir / "submitted" / "bob" / ASSIGNMENT / NOTEBOOK, as_version=4)
-    env = {k: v for k, v in os.environ.items() if k not in ("ATTNKIT_COURSE", "NBGRADER_EXECUTION")}
+    env = {k: v for k, v in os.environ.items() if k != "NBGRADER_EXECUTION"}
     client = NotebookClient(notebook, timeout=TIMEOUT, allow_errors=True, kernel_name="python3",
                             resources={"metadata": {"path": str(folder)}})
     client.execute(env=env)  # passed on to the kernel's start
@@ -239,6 +348,34 @@ def test_self_check_runs_in_the_students_notebook(course_dir, tmp_path):
     scores = next(c for c in notebook.cells if grade_id(c) == check_cell_id(COURSE.exercise("scaled_scores"),
                                                                            COURSE.exercise("scaled_scores").checks[0]))
     assert "✓" in cell_text(scores)
+
+
+# --- a cell that tries to poison its own grade ------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("route", ROUTES)
+def test_a_cell_finds_no_course_at_autograde(course_dir, route):
+    assert attack_report(course_dir)[f"route {route}"].startswith("nothing")
+
+
+@pytest.mark.slow
+def test_a_cell_cannot_write_the_notebook_in_submitted(course_dir):
+    writes = {target: outcome for target, outcome in attack_report(course_dir).items() if target.startswith("write")}
+    assert len(writes) == 3
+    assert "ok" not in writes.values()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("student", STUDENTS)
+def test_autograde_leaves_each_submission_as_it_was_handed_in(course_dir, student):
+    notebook = Path(student) / ASSIGNMENT / NOTEBOOK
+    assert (course_dir / "submitted" / notebook).read_bytes() == (course_dir.parent / "as-submitted" / notebook).read_bytes()
+
+
+@pytest.mark.slow
+def test_the_kit_grades_submitted_after_autograde_as_it_was_handed_in(course_dir, kit_scores, tmp_path):
+    assert kit_scores == kit_grade(course_dir.parent / "as-submitted", tmp_path / "grades")
 
 
 # --- fast: the notebook's make-up and the extraction -------------------------------
@@ -281,18 +418,31 @@ def test_answer_cell_keeps_the_stubs_words_and_marks_the_references_code():
     cell = answer_cell_source("x", stub, reference).splitlines()
     assert cell[:3] == ["# attnkit exercise: x", "import torch", "import math"]
     assert cell[5:11] == ["def f(a,", "      b):", "    # TODO(x): add", f"    {BEGIN}", "    return a + b", f"    {END}"]
-    assert cell[-4:] == ["# As handed out: X = 1", BEGIN, "X = 2", END]
+    assert cell[-4:] == ["X = 1", BEGIN, "X = 2", END]
+
+
+def test_released_cake_cell_keeps_the_handed_out_keys(notebook):
+    """nbgrader's own ClearSolutions makes the release: the value a student edits stays live code."""
+    from nbgrader.preprocessors import ClearSolutions
+
+    released, _ = ClearSolutions(code_stub={"python": "raise NotImplementedError()"}).preprocess(
+        nbformat.from_dict(json.loads(json.dumps(notebook))), {})
+    names = {ast.unparse(n.targets[0]): ast.unparse(n.value) for n in ast.parse(answer(released, "cake").source).body
+             if isinstance(n, ast.Assign)}
+    stub = {ast.unparse(n.targets[0]): ast.unparse(n.value)
+            for n in ast.parse((COURSE.exercises_dir / "cake.py").read_text()).body if isinstance(n, ast.Assign)}
+    assert names["KEYS"] == stub["KEYS"]
 
 
 def test_module_keeps_the_cells_line_numbers():
     cell = "# attnkit exercise: attention\nimport torch\n\n\ndef attention(Q, K, V):\n    raise ValueError\n"
-    module = module_source(cell, ["softmax", "scaled_scores"])
+    module = module_source(cell, ["softmax", "scaled_scores"], ["softmax"])
     assert module.splitlines()[1:] == cell.splitlines()[1:]
-    assert module.startswith("from .softmax import *; from .scaled_scores import *")
+    assert module.splitlines()[0].endswith("# attnkit exercise: attention")
 
 
 def test_ipython_magic_lines_become_pass_on_the_same_line():
-    module = module_source("# attnkit exercise: softmax\n%matplotlib inline\nimport torch\n", [])
+    module = module_source("# attnkit exercise: softmax\n%matplotlib inline\nimport torch\n", [], [])
     assert module.splitlines() == ["# attnkit exercise: softmax", "pass  # %matplotlib inline", "import torch"]
 
 
@@ -323,3 +473,181 @@ def test_build_refuses_to_overwrite_without_force(tmp_path):
     (tmp_path / "nbgrader_config.py").write_text("")
     with pytest.raises(KitError, match="--force"):
         build_course(COURSE, tmp_path)
+
+
+# --- fast: each answer's module sees the cells above it -----------------------------
+
+
+def cells(bodies: dict[str, str]) -> dict[str, str]:
+    """Answer cells by grade id: each exercise's marker line, then its body."""
+    return {f"{e}-answer": f"# attnkit exercise: {e}\n{body}" for e, body in bodies.items()}
+
+
+def import_names(files: dict[str, str], exercise_id: str, root: Path) -> subprocess.CompletedProcess:
+    """Import one exercise's module of the package `files` in a fresh Python; print its `name_*` names."""
+    write_package(files, root)
+    code = (f"import exercises.{COURSE.exercise(exercise_id).module} as m; "
+            "print(sorted(k for k in vars(m) if k.startswith('name_')))")
+    return subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60)
+
+
+def test_an_answer_sees_the_names_of_every_earlier_cell(tmp_path):
+    """A helper defined in any earlier cell works, declared dependency or not."""
+    *earlier, last = COURSE.ids
+    bodies = {e: f"name_{i} = {i}\n" for i, e in enumerate(earlier)}
+    bodies[last] = f"total = {' + '.join(f'name_{i}' for i in range(len(earlier)))}\n"
+    result = import_names(package_files(cells(bodies), COURSE), last, tmp_path)
+    assert result.stdout.strip() == str(sorted(f"name_{i}" for i in range(len(earlier)))), result.stderr
+
+
+def test_an_earlier_cell_that_fails_hides_only_its_names(tmp_path):
+    """As in a notebook: the failed cell's names (and those of cells built on it) are missing, the rest there."""
+    *earlier, last = COURSE.ids
+    failing = next(e for e in earlier if e not in COURSE.dependencies(last))
+    bodies = {e: f"name_{i} = {i}\n" for i, e in enumerate(earlier)}
+    bodies[failing] = "raise ValueError('unfinished')\n"
+    bodies[last] = "\n"
+    expected = [f"name_{i}" for i, e in enumerate(earlier) if failing not in (e, *COURSE.dependencies(e))]
+    result = import_names(package_files(cells(bodies), COURSE), last, tmp_path)
+    assert result.stdout.strip() == str(sorted(expected)), result.stderr
+
+
+def test_a_declared_dependency_that_fails_fails_its_dependent(tmp_path):
+    dependent = next(e for e in COURSE.exercises if e.depends_on)
+    bodies = {e: "\n" for e in COURSE.ids}
+    bodies[dependent.depends_on[0]] = "raise ValueError('unfinished dependency')\n"
+    result = import_names(package_files(cells(bodies), COURSE), dependent.id, tmp_path)
+    assert result.returncode != 0
+    assert "unfinished dependency" in result.stderr
+
+
+# --- fast: the generated config, the sample, the intake reader ----------------------
+
+
+@pytest.fixture(scope="module")
+def course_repo(tmp_path_factory) -> Path:
+    """A copy of the course repo with its nbgrader course folder built inside, as the README lays it out."""
+    repo = tmp_path_factory.mktemp("repo")
+    for part in ("course.toml", "exercises", "solutions", "graders"):
+        (shutil.copytree if (REPO / part).is_dir() else shutil.copy)(REPO / part, repo / part)
+    build_course(load_course(repo / "course.toml"), repo / "nbgrader-course")
+    return repo
+
+
+def test_config_holds_no_absolute_path(course_repo):
+    text = (course_repo / "nbgrader-course" / "nbgrader_config.py").read_text()
+    assert re.findall(r"[\x27\x22](/[^\x27\x22]*)[\x27\x22]", text) == []
+
+
+def test_config_finds_the_course_in_a_copy_elsewhere(course_repo, tmp_path):
+    from traitlets.config.loader import PyFileConfigLoader
+
+    copy = shutil.copytree(course_repo, tmp_path / "elsewhere")
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(copy / "nbgrader-course")).load_config()
+    assert Path(config.KitExecute.course).resolve() == copy / "course.toml"
+
+
+@pytest.mark.slow
+def test_validate_runs_the_source_notebook_through_every_check(course_repo):
+    """`nbgrader validate`, in a course folder inside the course repo, grades hidden checks too."""
+    folder = course_repo / "nbgrader-course"
+    result = run(*NBGRADER, "validate", f"source/{ASSIGNMENT}/{NOTEBOOK}", cwd=folder)
+    assert "Success! Your notebook passes all the tests." in result.stdout
+
+
+def test_sample_takes_the_only_assignment(tmp_path):
+    (tmp_path / "source" / "week_1").mkdir(parents=True)
+    assert only_assignment(tmp_path) == "week_1"
+
+
+def test_sample_names_the_assignments_when_there_are_several(tmp_path):
+    for name in ("week_1", "week_2"):
+        (tmp_path / "source" / name).mkdir(parents=True)
+    with pytest.raises(KitError, match="week_1, week_2"):
+        only_assignment(tmp_path)
+
+
+def test_intake_reader_reads_a_students_notebooks_as_their_package(notebook, tmp_path):
+    folder = tmp_path / "submitted" / "alice" / ASSIGNMENT
+    folder.mkdir(parents=True)
+    nbformat.write(notebook, folder / NOTEBOOK)
+    reader = NotebookReader(COURSE)
+    assert reader.recognises(tmp_path / "submitted" / "alice")
+    assert reader.read(tmp_path / "submitted" / "alice") == {
+        name: text.encode() for name, text in package_files(answer_sources(folder), COURSE).items()}
+
+
+# --- fast: the kernel's launcher ----------------------------------------------------
+
+confined_only = pytest.mark.skipif(isolation.probe() is not None, reason="confining kernels needs Linux and root")
+COURSE_PATH_VARIABLE = "ATTNKIT_COURSE"
+
+
+def launch(tmp_path: Path, code: str, *options: str) -> subprocess.CompletedProcess:
+    """`python -c code` started by the kit's kernel launcher, as nbgrader's kernel manager starts a kernel."""
+    (tmp_path / "connection.json").write_text("{}")
+    (tmp_path / "verdicts.json").write_text("{}")
+    command = [sys.executable, "-m", "attnkit.nbgrader.kernel", "--verdicts", str(tmp_path / "verdicts.json"),
+               "--connection-file", str(tmp_path / "connection.json"), "--memory-mb", "2048", "--cpu-seconds", "60",
+               *options, "--", sys.executable, "-c", code]
+    env = {**os.environ, COURSE_PATH_VARIABLE: str(REPO / "course.toml")}
+    return subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=60)
+
+
+@confined_only
+def test_confined_kernel_sees_nothing_of_the_course(tmp_path):
+    paths = [REPO / "course.toml", COURSE.solutions_dir, COURSE.graders_dir, tmp_path]
+    result = launch(tmp_path, f"import os; print([os.path.exists(p) for p in {[str(p) for p in paths]!r}])")
+    assert result.stdout.strip() == str([False] * len(paths)), result.stderr
+
+
+@confined_only
+def test_confined_kernel_imports_the_kit_and_reads_its_verdicts(tmp_path):
+    code = "import os, attnkit.nbgrader.checks; print(open(os.environ['ATTNKIT_VERDICTS']).read())"
+    result = launch(tmp_path, code)
+    assert result.stdout.strip() == "{}", result.stderr
+
+
+@confined_only
+def test_confined_kernel_sees_no_other_process(tmp_path):
+    result = launch(tmp_path, "import os; print(os.getppid(), [p for p in os.listdir('/proc') if p.isdigit()])")
+    assert result.stdout.strip() == "0 ['1']", result.stderr
+
+
+@confined_only
+def test_confined_kernel_writes_only_its_own_scratch(tmp_path):
+    code = ("import attnkit, os\n"
+            "for folder in ('/tmp', os.path.dirname(attnkit.__file__), '/'):\n"
+            "    try:\n        open(os.path.join(folder, 'x'), 'w').close(); print(folder, 'written')\n"
+            "    except OSError as error:\n        print(folder, type(error).__name__)\n")
+    lines = launch(tmp_path, code).stdout.splitlines()
+    assert lines[0] == "/tmp written"
+    assert [line.endswith("written") for line in lines[1:]] == [False, False]
+
+
+@confined_only
+def test_what_a_confined_kernel_starts_ends_with_it(tmp_path):
+    marker = "271.828"
+    code = f"import subprocess; subprocess.Popen(['sleep', '{marker}'], start_new_session=True)"
+    assert launch(tmp_path, code).returncode == 0
+    running = [int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit() and marker in _cmdline(p)]
+    for pid in running:  # a failure here must not leave them to others
+        os.kill(pid, signal.SIGKILL)
+    assert running == []
+
+
+def _cmdline(process: Path) -> str:
+    try:
+        return (process / "cmdline").read_text()
+    except OSError:
+        return ""
+
+
+@pytest.mark.parametrize("options", [(), ("--unconfined",)], ids=["confined", "unconfined"])
+def test_kernel_environment_names_no_course(tmp_path, options):
+    if not options and isolation.probe() is not None:
+        pytest.skip("confining kernels needs Linux and root")
+    result = launch(tmp_path, "import json, os; print(json.dumps(dict(os.environ)))", *options)
+    environment = json.loads(result.stdout)
+    assert COURSE_PATH_VARIABLE not in environment
+    assert [v for v in environment.values() if str(REPO) in v or "course.toml" in v] == []

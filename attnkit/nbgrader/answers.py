@@ -2,15 +2,17 @@
 
 An answer cell is the stub (`exercises/<module>.py`) where it matches the
 reference, and the reference (`solutions/<module>.py`) between nbgrader's
-solution markers where they differ: the stub's signatures, docstrings and
+solution markers where they differ (after the stub's own statement, for a
+constant the student edits): the stub's signatures, docstrings and
 TODO comments stay visible in the release, and nbgrader replaces each marked
 region with its `raise NotImplementedError()`. Nothing here is per exercise,
 so a new exercise gets its cell from its stub and solution alone.
 
 The way back, `module_source`, turns a student's cell into the package module
 the kit grades: the cell defines its functions at top level and uses names of
-earlier cells (attention calls softmax), which in the package are relative
-imports of the exercises it depends on.
+earlier cells (attention calls softmax; any cell may call a helper defined
+above it), which in the package are the names of every earlier exercise's
+module.
 """
 from __future__ import annotations
 
@@ -37,21 +39,24 @@ def marked_exercise(cell_source: str) -> str | None:
     return match.group(1) if match else None
 
 
-def module_source(cell_source: str, dependency_modules: list[str]) -> str:
+def module_source(cell_source: str, earlier_modules: list[str], required: list[str]) -> str:
     """The package module for a student's cell; its line numbers stay the cell's.
 
-    The relative imports of the dependencies take the place of the marker line
-    (or come first when the student removed it), so a crash reported at line 7
-    of the module is line 7 of the cell in every other case.
+    The cell sees the names of every earlier exercise's module, as it saw the
+    earlier cells' names in the notebook (`notebook_package.earlier_cells`);
+    `required` are its declared dependencies, whose failure to import is its
+    own. That one call takes the place of the marker line (or comes first when
+    the student removed it), so a crash reported at line 7 of the module is
+    line 7 of the cell in every other case.
     """
     cell_source = without_magics(cell_source)
-    if not dependency_modules:
+    if not earlier_modules:
         return cell_source
-    imports = "; ".join(f"from .{module} import *" for module in dependency_modules)
+    call = f"from . import earlier_cells; earlier_cells(globals(), {earlier_modules!r}, {tuple(required)!r})"
     first, _, rest = cell_source.partition("\n")
     if first.lstrip().startswith("#"):
-        return f"{imports}  {first.strip()}\n{rest}"
-    return f"{imports}\n{cell_source}"
+        return f"{call}  {first.strip()}\n{rest}"
+    return f"{call}\n{cell_source}"
 
 
 def without_magics(cell_source: str) -> str:
@@ -168,9 +173,13 @@ class _Merge:
         return out + _marked(region, indent)
 
     def _replaced(self, stub: Node, solution: Node) -> list[str]:
-        """A constant the student changes: the handed-out value as a comment, the reference's marked."""
+        """A constant the student changes: the handed-out statement kept as it is, the reference's marked after it.
+
+        nbgrader replaces the marked region with its stub, so the release shows
+        the handed-out value (cake's KEYS, to change one key of) as live code.
+        """
         indent = self.stub_lines[stub.lineno - 1][: stub.col_offset]
-        given = [f"{indent}# As handed out: {line.strip()}" for line in self._stub(stub.lineno, stub.end_lineno)]
+        given = self._stub(_start(stub), stub.end_lineno)
         return given + _marked(self._solution(self._comments_above(solution), solution.end_lineno), indent)
 
     def _comments_above(self, node: Node) -> int:

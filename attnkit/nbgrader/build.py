@@ -12,6 +12,7 @@ words without its variants. They let a student's notebook check itself.
 """
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import tempfile
@@ -22,7 +23,6 @@ import nbformat
 from attnkit.config import Course
 from attnkit.errors import KitError
 from attnkit.handout import CHECKS, write_handout
-from attnkit.nbgrader.checks import COURSE_VARIABLE
 from attnkit.nbgrader.notebooks import build_notebook
 
 CONFIG = "nbgrader_config.py"
@@ -38,13 +38,13 @@ def slug(text: str, separator: str) -> str:
 
 
 def default_timeout(course: Course) -> int:
-    """Long enough for the first check cell, which grades the whole notebook.
+    """Long enough for an answer cell: the student's top-level code, which may import torch.
 
-    In the worst case every module's first call runs into the kit's
-    per-call limit (an answer cell that loops forever hangs its exercise and
-    those built on it), so the cell may wait that limit once per exercise.
+    The kit grades before any cell runs and test cells only print its
+    verdicts, so a cell needs the margin and at most the kit's own per-call
+    limit for the student's code.
     """
-    return int(TIMEOUT_MARGIN + course.settings["call_timeout"] * len(course.exercises))
+    return int(TIMEOUT_MARGIN + course.settings.call_timeout)
 
 
 def build_course(course: Course, course_dir: Path, *, assignment: str | None = None, course_id: str | None = None,
@@ -68,13 +68,13 @@ def build_course(course: Course, course_dir: Path, *, assignment: str | None = N
         shutil.copy(handout / "course.toml", source / "course.toml")
         shutil.copytree(handout / CHECKS, source / CHECKS)
     nbformat.write(notebook, source / f"{assignment}.ipynb")
-    config.write_text(config_text(course, course_id or slug(course.name, "-"),
+    config.write_text(config_text(course, course_dir, course_id or slug(course.name, "-"),
                                   timeout or default_timeout(course)), encoding="utf-8")
     return source
 
 
-def config_text(course: Course, course_id: str, timeout: int) -> str:
-    course_file = (course.root / "course.toml").resolve()
+def config_text(course: Course, course_dir: Path, course_id: str, timeout: int) -> str:
+    course_file = os.path.relpath(course.file.resolve(), course_dir.resolve())
     return f'''"""nbgrader's configuration for this course, written by `attnkit nbgrader build`.
 
 Rebuild rather than edit: `attnkit nbgrader build --course-dir <this folder> --force`
@@ -82,17 +82,24 @@ in the course repository.
 """
 import os
 
+from attnkit.nbgrader.autograde import autograde_preprocessors
+
 c = get_config()  # noqa: F821 (nbgrader defines get_config)
 
 c.CourseDirectory.course_id = {course_id!r}
 
-# Test cells grade with the kit: at autograde they read the full course (hidden
-# checks, reference, mistake catalogue) from here. Students' kernels never see it.
-os.environ[{COURSE_VARIABLE!r}] = {str(course_file)!r}
+# At autograde the kit grades each notebook's answer cells, as nbgrader hands the
+# notebook over and before any cell runs, in its sandbox against the full course
+# (hidden checks, reference): the course.toml named here, relative to this file, so
+# the folder may move with the course repository. Then the kernel runs the notebook
+# confined: its test cells only print the kit's verdicts, and its cells can reach
+# neither the course nor submitted/. See attnkit/nbgrader/autograde.py.
+c.KitExecute.course = os.path.join(os.path.dirname(os.path.abspath(__file__)), {course_file!r})
+c.Autograde.autograde_preprocessors = autograde_preprocessors()
 
-# Seconds a cell may run before nbgrader interrupts it. The first test cell grades
-# the whole notebook in the kit's sandbox ({course.settings["call_timeout"]:g} s a call at most); an
-# answer cell that loops forever is cut off after this long and the rest still runs.
+# Seconds a cell may run before nbgrader interrupts it: an answer cell runs the
+# student's top-level code (and imports torch); an answer cell that loops forever
+# is cut off after this long and the rest still runs.
 c.Execute.timeout = {timeout}
 
 # A test cell a student deleted comes back at autograde (and earns nothing unless

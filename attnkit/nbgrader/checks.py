@@ -1,40 +1,44 @@
-"""What a notebook's test cell calls: one check of course.toml, graded by the kit.
+"""What a notebook's test cell calls: one check of course.toml's verdict, printed.
 
 A test cell holds only `run_check("softmax", "test_lesson_weights")`, so no
 input of a hidden check is ever in a cell's source (nbgrader's feedback shows
-hidden cells' source). The check runs as `attnkit grade` runs it: the
-student's answer cells become the `exercises` package and the kit grades it
-in its sandbox. Which package and which course depends on who runs the cell:
+hidden cells' source). Where the verdict comes from depends on who runs the cell:
 
-- `nbgrader autograde` (it sets NBGRADER_EXECUTION=autograde): the answer
-  cells of the notebook being graded, read from disk by the same extraction
-  as `attnkit grade`, against the full course that nbgrader_config.py names
-  in ATTNKIT_COURSE (hidden checks and the reference);
-- a student's own kernel: the answer cells as last run in this kernel,
-  against the release's course.toml (public checks, recorded answers).
+- `nbgrader autograde`: the kit graded the notebook's answer cells, as
+  nbgrader handed the notebook over and before any cell ran, outside this
+  kernel (`attnkit.nbgrader.autograde`). This kernel only reads those verdicts
+  from the file ATTNKIT_VERDICTS names; it knows no course and cannot change
+  a grade, only what its own cells print;
+- a student's own kernel (or `nbgrader validate`): the answer cells as last run
+  in this kernel, graded by the kit in its sandbox against the nearest
+  course.toml above the working folder: in the release, the public checks
+  and their recorded answers. `nbgrader validate` of the source notebook, in
+  a course folder inside the course repository, looks past the handout's
+  course.toml to the full course.
 
-The first cell grades every exercise at once (one sandbox, one torch
-import); later cells read the cached result while the code is unchanged.
-Nothing is written to stderr: nbgrader zeroes a grade cell that writes there.
+In a student's kernel the first cell grades every exercise at once (one
+sandbox, one torch import); later cells reuse that result while the code is
+unchanged. Nothing is written to stderr: nbgrader zeroes a grade cell that
+writes there.
 """
 from __future__ import annotations
 
 import contextlib
 import hashlib
 import io
+import json
 import os
 import tempfile
 import warnings
 from pathlib import Path
 
-from attnkit.config import Course, find_course_file, load_course
+from attnkit.config import Course, course_here, find_course_file, load_course
 from attnkit.errors import KitError
-from attnkit.grading.plugin import Submission
 from attnkit.grading.results import CheckResult, SubmissionResult
 from attnkit.nbgrader.answers import marked_exercise
-from attnkit.nbgrader.extract import answer_cell_id, answer_sources, package_files, write_package
+from attnkit.nbgrader.extract import answer_cell_id, package_files, write_package
 
-COURSE_VARIABLE = "ATTNKIT_COURSE"
+VERDICTS_VARIABLE = "ATTNKIT_VERDICTS"
 SELF_CHECK_STUDENT = "you"
 
 _graded: dict[str, SubmissionResult] = {}
@@ -49,9 +53,9 @@ class CheckFailedInNotebook(AssertionError):
 
 
 def run_check(exercise_id: str, test: str) -> None:
-    """Grade one check of course.toml on this notebook's answers; raise AssertionError if it fails."""
+    """Print one check's verdict on this notebook's answers; raise AssertionError if it failed."""
     try:
-        result = _grade()
+        result = _verdicts() if os.environ.get(VERDICTS_VARIABLE) else _self_check()
         check = _find(result, exercise_id, test)
     except KitError as error:
         raise CheckFailedInNotebook(str(error)) from None
@@ -69,40 +73,59 @@ def check_report(exercise_id: str, check: CheckResult) -> str:
     return "\n".join(lines + ([f"  hint: {check.hint}"] if check.hint else []))
 
 
+def write_verdicts(result: SubmissionResult, path: Path) -> None:
+    """The kit's grade of a notebook, for its kernel to read (the feedback record's one JSON form)."""
+    Path(path).write_text(json.dumps(result.to_json()), encoding="utf-8")
+
+
+def read_verdicts(path: Path) -> SubmissionResult:
+    try:
+        return SubmissionResult.from_json(json.loads(Path(path).read_text(encoding="utf-8")), str(path))
+    except (OSError, ValueError) as error:
+        raise KitError(f"{path}: cannot read the kit's verdicts: {error}") from None
+
+
+def _verdicts() -> SubmissionResult:
+    return read_verdicts(Path(os.environ[VERDICTS_VARIABLE]))
+
+
 def _find(result: SubmissionResult, exercise_id: str, test: str) -> CheckResult:
     exercise = result.exercises.get(exercise_id)
     for check in exercise.checks if exercise else []:
         if check.test == test:
             return check
     raise KitError(f"{exercise_id}.{test} is not a check of this course.toml: hidden checks run only when "
-                   f"nbgrader autogrades, from the course folder (whose nbgrader_config.py sets {COURSE_VARIABLE})")
+                   "nbgrader autogrades, with the nbgrader_config.py that `attnkit nbgrader build` wrote")
 
 
-def _grade() -> SubmissionResult:
-    """This notebook's package graded by the kit, once for each version of the code."""
-    course, student, files = _package_to_grade()
-    digest = hashlib.sha256(repr((str(course.root), student, sorted(files.items()))).encode()).hexdigest()
+def _self_check() -> SubmissionResult:
+    """This kernel's answer cells graded by the kit, once for each version of the code."""
+    if os.environ.get("NBGRADER_EXECUTION") == "autograde":
+        raise KitError("nbgrader autograde ran without the kit's grading: this course folder's nbgrader_config.py "
+                       "is older than the kit; rebuild it with `attnkit nbgrader build --force`")
+    course = _course_to_check()
+    files = package_files(kernel_answer_sources(), course)
+    digest = hashlib.sha256(repr((str(course.root), sorted(files.items()))).encode()).hexdigest()
     if digest not in _graded:
-        _graded[digest] = grade_package(course, student, files)
+        _graded[digest] = grade_package(course, SELF_CHECK_STUDENT, files)
     return _graded[digest]
 
 
-def _package_to_grade() -> tuple[Course, str, dict[str, str]]:
-    if os.environ.get("NBGRADER_EXECUTION") == "autograde":
-        course = _course_from_environment()
-        here = Path.cwd()  # nbgrader runs the kernel in autograded/<student>/<assignment>/
-        return course, here.parent.name, package_files(answer_sources(here), course)
-    course_file = os.environ.get(COURSE_VARIABLE)
-    course = load_course(Path(course_file)) if course_file else load_course(find_course_file(Path.cwd()))
-    return course, SELF_CHECK_STUDENT, package_files(kernel_answer_sources(), course)
+def _course_to_check() -> Course:
+    """The nearest course.toml above; under `nbgrader validate`, the full course above a handout's, if any.
 
-
-def _course_from_environment() -> Course:
-    course_file = os.environ.get(COURSE_VARIABLE)
-    if not course_file:
-        raise KitError(f"{COURSE_VARIABLE} is not set: run nbgrader in the course folder that "
-                       "`attnkit nbgrader build` wrote (its nbgrader_config.py sets it)")
-    return load_course(Path(course_file))
+    In nbgrader's `source/<assignment>/` (or a release) the nearest course.toml is
+    the handout's (public checks only); an instructor validating the source
+    notebook inside the course repository means the whole course above it.
+    """
+    nearest = course_here()
+    if os.environ.get("NBGRADER_EXECUTION") != "validate" or nearest.solutions_dir.is_dir():
+        return nearest
+    try:
+        above = load_course(find_course_file(nearest.root.parent))
+    except KitError:
+        return nearest
+    return above if above.solutions_dir.is_dir() else nearest
 
 
 def kernel_answer_sources() -> dict[str, str]:
@@ -122,6 +145,7 @@ def kernel_answer_sources() -> dict[str, str]:
 
 def grade_package(course: Course, student: str, files: dict[str, str]) -> SubmissionResult:
     """Every check of `course` on the package `files`, in the kit's sandbox, silently."""
+    from attnkit.grading.plugin import Submission
     from attnkit.grading.session import run_checks
 
     with tempfile.TemporaryDirectory(prefix="attnkit-notebook-") as scratch:

@@ -36,14 +36,16 @@ def build(course_dir: Path, assignment: str | None, course_id: str | None, timeo
 @nbgrader.command()
 @click.option("--course-dir", required=True, type=click.Path(path_type=Path, exists=True, file_okay=False),
               help="The nbgrader course folder, after `nbgrader generate_assignment`.")
-@click.option("--assignment", required=True, help="The assignment's name.")
+@click.option("--assignment", default=None,
+              help="The assignment's name.  [default: the course folder's only assignment]")
 @click.option("--student", default="model-student", show_default=True, help="Student id to submit as.")
-def sample(course_dir: Path, assignment: str, student: str) -> None:
+def sample(course_dir: Path, assignment: str | None, student: str) -> None:
     """Submit the release with the reference's answers, to try the pipeline before students do."""
     import nbformat
 
-    from attnkit.nbgrader.samples import solved_notebook
+    from attnkit.nbgrader.samples import only_assignment, solved_notebook
 
+    assignment = assignment or only_assignment(course_dir)
     folder = course_dir / "submitted" / student / assignment
     folder.mkdir(parents=True, exist_ok=True)
     nbformat.write(solved_notebook(course_dir, assignment), folder / f"{assignment}.ipynb")

@@ -29,6 +29,17 @@ def reference_answers(source_notebook: Path) -> dict[str, str]:
     }
 
 
+def only_assignment(course_dir: Path) -> str:
+    """The course folder's assignment (a folder of `source/`) when it has exactly one; else which it has."""
+    source = Path(course_dir) / "source"
+    names = sorted(p.name for p in source.iterdir() if p.is_dir()) if source.is_dir() else []
+    if len(names) == 1:
+        return names[0]
+    if not names:
+        raise KitError(f"{source}: no assignment here; run `attnkit nbgrader build --course-dir {course_dir}` first")
+    raise KitError(f"{source}: {len(names)} assignments ({', '.join(names)}): pass --assignment")
+
+
 def solved_notebook(course_dir: Path, assignment: str) -> nbformat.NotebookNode:
     """The released notebook of `assignment` with every answer cell holding the reference's answer."""
     name = f"{assignment}.ipynb"
