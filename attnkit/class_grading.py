@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from attnkit.class_report import ClassReport, write_report
-from attnkit.config import PACKAGE, Course
+from attnkit.config import Course
 from attnkit.errors import KitError
 from attnkit.gradebook import GRADES, Gradebook, broken_result
 from attnkit.grading.results import SubmissionResult
@@ -63,29 +63,6 @@ class Listener:
         """One student's result has been recorded."""
 
 
-class NotebookSubmissions:
-    """nbgrader's `submitted/<student>/` folders, read as the package their notebooks' answer cells make."""
-
-    def __init__(self, course: Course):
-        self.course = course
-
-    def recognises(self, folder: Path) -> bool:
-        if (folder / PACKAGE).exists() or not (any(folder.glob("*.ipynb")) or any(folder.glob("*/*.ipynb"))):
-            return False  # looked at before paying for nbformat's import
-        from attnkit.nbgrader.extract import is_nbgrader_submission
-
-        return is_nbgrader_submission(folder)
-
-    def read(self, folder: Path) -> dict[str, bytes]:
-        from attnkit.nbgrader.extract import answer_sources, find_assignment_dir, package_files
-
-        assignment = find_assignment_dir(folder)
-        if assignment is None:
-            raise KitError(f"{folder}: no notebooks of one assignment in this nbgrader submission")
-        files = package_files(answer_sources(assignment), self.course)
-        return {name: text.encode("utf-8") for name, text in files.items()}
-
-
 def grade_class(course: Course, submissions: Path, out: Path, *, jobs: int, force: bool = False,
                 listener: Listener | None = None) -> ClassRun:
     """Grade every submission under `submissions` into `out` (grades.csv, feedback/, the class report).
@@ -97,7 +74,9 @@ def grade_class(course: Course, submissions: Path, out: Path, *, jobs: int, forc
     try:
         _refuse_bad_folders(course, Path(submissions), Path(out))
         with tempfile.TemporaryDirectory(prefix="attnkit-grade-") as scratch:
-            prepared = find_submissions(submissions, Path(scratch), readers=[NotebookSubmissions(course)])
+            from attnkit.nbgrader.extract import NotebookReader  # nbgrader's layout, read only when it is there
+
+            prepared = find_submissions(submissions, Path(scratch), readers=[NotebookReader(course)])
             gradebook = Gradebook(out, course)
             gradebook.refuse_foreign_grades(force=force)
             # a submission's name is kept: it is the student's own, and says which upload is meant

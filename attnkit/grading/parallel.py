@@ -73,6 +73,10 @@ class _Pool:
                         if batch is None:
                             selector.unregister(key.data.results)
                             busy -= 1
+        except KeyboardInterrupt:  # the workers are in a process group of their own: end them now, quietly
+            for worker in workers:
+                worker.kill()
+            raise
         finally:
             selector.close()
             for worker in workers:
@@ -97,6 +101,7 @@ class _Worker:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "attnkit.grading.parallel", str(course.file)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, preexec_fn=_dies_with_us(),
+            process_group=0,  # Ctrl-C reaches the grader alone, which ends the workers without their tracebacks
         )
         self.results = self.process.stdout.fileno()
         self._pending = b""
@@ -121,6 +126,10 @@ class _Worker:
             if "error" in message:
                 raise KitError(message["error"])
         return messages
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.process.wait()
 
     def stop(self) -> None:
         if not self.process.stdin.closed:
