@@ -127,7 +127,7 @@ ATTACKS = {
         def softmax(scores, dim=-1):
             functional = importlib.import_module("torch.nn." + "functional")
             return functional.softmin(-scores, dim)
-        """), ("softmax.py", 1, True)),
+        """), ("softmax.py", 3, True)),
     "helper in __init__.py": (dict(__init__="""
         import torch
         def _normalise(scores, dim):
@@ -340,18 +340,18 @@ def _weights(scores, dim):
         _kernel = pickle.loads(b"ctorch\\nsoftmax\\n.")
         def softmax(scores, dim=-1):
             return _kernel(scores, dim)
-        """), ("softmax.py", 1, True)),
+        """), ("softmax.py", 2, True)),
     "ctypes": (dict(softmax="""
         import ctypes
         def softmax(scores, dim=-1):
             return ctypes.pythonapi
-        """), ("softmax.py", 1, True)),
+        """), ("softmax.py", 3, True)),
     "subprocess": (dict(softmax="""
         import subprocess
         def softmax(scores, dim=-1):
             subprocess.run(["python", "-c", "print(1)"])
             return scores
-        """), ("softmax.py", 1, True)),
+        """), ("softmax.py", 3, True)),
     "a running frame's globals": (dict(softmax="""
         def _frames():
             yield
@@ -526,7 +526,7 @@ _mine.softmax = lambda scores, dim=-1: scores
         import scipy.special
         def softmax(scores, dim=-1):
             return scipy.special.expit(scores)
-        """), ("softmax.py", 1, True)),
+        """), ("softmax.py", 3, True)),
     "builtins through __builtins__": (dict(softmax="""
         def softmax(scores, dim=-1):
             look = __builtins__["get" + "attr"]
@@ -871,3 +871,15 @@ def test_sources_may_be_the_files_bytes():
     sources = package(**ATTACKS["tensor method"][0])
     as_bytes = {name: text.encode("utf-8") for name, text in sources.items()}
     assert uses_in(as_bytes) == uses_in(sources) != []
+
+
+def test_an_unused_import_of_a_module_the_kit_does_not_read_is_not_reported():
+    """Published code often imports os or sys and never uses them: only a use is a door."""
+    honest = package(softmax="""
+        import os
+        import torch
+        def softmax(x, dim=-1):
+            e = (x - x.amax(dim=dim, keepdim=True)).exp()
+            return e / e.sum(dim=dim, keepdim=True)
+        """)
+    assert uses_in(honest) == []

@@ -578,9 +578,7 @@ class _ModuleChecker:
         for path in paths:
             root = path.split(".")[0]
             if root not in KNOWN_LIBRARIES:
-                if self.whole:  # else harmless until used at import, reported where used
-                    self._opaque(node.lineno, f"imports {_cap(path)}, which the kit does not read")
-                continue
+                continue  # harmless until used: an unused `import os` is common; reported where it is used
             self._check_path(node.lineno, path, verb="imports")
 
     def _check_star_order(self, node: ast.ImportFrom) -> None:
@@ -675,8 +673,9 @@ class _ModuleChecker:
         origin = _telling(self.reader.resolve_name(self.mod, name))
         if origin is None or origin.kind != "library":
             return
-        if not self.whole and origin.name.partition(".")[0] not in KNOWN_LIBRARIES:
-            self._opaque(node.lineno, f"uses {_cap(origin.name)} at import, which the kit does not read")
+        if origin.name.partition(".")[0] not in KNOWN_LIBRARIES:
+            where = "" if self.whole else " at import"
+            self._opaque(node.lineno, f"uses {_cap(origin.name)}{where}, which the kit does not read")
         elif origin.name in _NAME_LOOKUPS and not self._literal_call(node):
             self._opaque(node.lineno, _COMPUTED_LOOKUP.format(origin.name))
         elif name not in self.mod.bindings:  # brought in by a star import: never checked at an import
