@@ -30,7 +30,6 @@ from attnkit.grading.oracle import NotRecorded, Oracle, request_key
 from attnkit.sandbox.protocol import (Answer, CallRequest, ConstantsRequest, Failure, ModuleRequest, Reply, Request,
                                       Standin, StandinAnswer, StandinCall, Value)
 
-STATUS_MISTAKES = {"not-implemented", "crash", "timeout", "exited", "malformed-reply"}
 
 
 class CheckFailed(pytest.fail.Exception):
