@@ -66,7 +66,7 @@ class SandboxedSubmission:
         self.output = bytearray()
         self._launch = launcher or default_launcher()
         self._process: SandboxProcess | None = None
-        self._hung_modules: set[str] = set()
+        self._hung_modules: set[tuple[str, bool]] = set()  # (module, with stand-ins): a stand-in may end a hang
         self.malformed = ""  # why this submission's replies cannot be trusted, once one broke the protocol
 
     def __enter__(self) -> "SandboxedSubmission":
@@ -90,7 +90,8 @@ class SandboxedSubmission:
         module = request.module
         if self.malformed:
             return Failure("malformed-reply", "MalformedReply", self.malformed)
-        if module in self._hung_modules:
+        hang = (module, bool(getattr(request, "standins", ())))
+        if hang in self._hung_modules:
             return Failure("timeout", "", f"an earlier call into {module}.py ran out of time")
         try:
             if self._process is None:
@@ -98,7 +99,7 @@ class SandboxedSubmission:
                 self._pending = bytearray()
             return self._exchange(protocol.encode(request), request, on_standin)
         except TimeoutError:
-            self._hung_modules.add(module)
+            self._hung_modules.add(hang)
             self._kill()
             return Failure("timeout", "", f"no answer within {self.limits.call_timeout:g} s")
         except OutputFlood:
