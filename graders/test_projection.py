@@ -98,7 +98,8 @@ def explain_probes(attempt, request, built, finding) -> None:
                                                              "change: the projections are not used")
         return
     missing = [name for name, part in built.parts.items() if not part.present]
-    if missing:
+    crashed = finding.fallback == "crash" or finding.explanations == [("crash",)]
+    if missing and not crashed:  # a crash stays a crash; wrong numbers from missing parts are named
         attempt.explain(finding, "projection-missing-layers", f"SelfAttention has no attribute {', '.join(missing)}, "
                                                               "so the checks could not set its weights")
 
