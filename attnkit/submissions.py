@@ -10,7 +10,7 @@ conftest.py or pytest plugins never reach the grader. A broken submission is not
 `Prepared` with a `problem`, graded to zeros with that reason, and the others are graded as usual.
 
 Student ids come from the names, normalised to NFC (undecodable bytes as `\\xNN`); a browser's copy
-suffix (`alice (1).zip`) is dropped, and ids are compared without case. Of two submissions with one id,
+suffix (`alice (1).zip`, with its space: `sum(1)` is an id of its own) is dropped, and ids are compared without case. Of two submissions with one id,
 the most recently modified is graded and the other is `set_aside`, for the caller to warn about.
 """
 from __future__ import annotations
@@ -35,7 +35,7 @@ ZIP_SUFFIX = ".zip"
 MAX_FILES = 200
 MAX_FILE_BYTES = 1 << 20          # one source file
 MAX_TOTAL_BYTES = 8 << 20          # everything unpacked from one zip
-_BROWSER_COPY = re.compile(r"^(.+?)\s?\(\d{1,4}\)$")
+_BROWSER_COPY = re.compile(r"^(.+?)\s\(\d{1,4}\)$")  # `alice (1)`, as CONTRACT.md writes it
 
 
 class PackageReader(Protocol):

@@ -100,7 +100,7 @@ def touch(path, stamp: float):
     ("alice.zip", "alice"),
     ("alice.zip", "ALICE.ZIP"),     # ids are compared without case
     ("alice.zip", "alice (1).zip"),  # a browser's second download
-    ("alice (1).zip", "Alice(2).zip"),
+    ("alice (1).zip", "Alice (2).zip"),
 ])
 def test_two_submissions_with_one_id_make_one_the_newest_graded(tmp_path, older, newer):
     for name in (older, newer):
