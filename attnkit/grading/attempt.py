@@ -97,6 +97,7 @@ class ExerciseContext:
     found: dict[str, list[str]]           # exercise id -> mistakes found so far for this student
     carried: dict[str, list[str]]         # exercise id -> the exercises whose mistakes it was spared
     answers: list[tuple[str, list[np.ndarray]]] = field(default_factory=list)  # earlier (request, reference)
+    no_pair: bool = False  # no pair of mistakes explained an earlier answer: the same code, so none will
 
     @property
     def rtol(self) -> float:
@@ -255,11 +256,12 @@ class Attempt:
                  names: Sequence[str], batched: bool) -> None:
         """One mistake, else two, else a batch-only or input-independent sign, else what was seen."""
         finite = any(np.isfinite(v).any() for v in values)  # nan and inf alone say too little to name a mistake
-        for size in (1, 2) if finite else ():
+        for size in ((1,) if self.context.no_pair else (1, 2)) if finite else ():
             found = explanations(values, self.oracle.candidates(request, size), self.context.rtol, self.context.atol)
             if found:
                 self.record.findings.append(Finding(found, fallback=self._generic(values, expected, names)[0]))
                 return
+            self.context.no_pair = size == 2
         if batched and self._batch_only(request, names):
             return
         if self._ignores_input(request, values):
@@ -446,10 +448,9 @@ class Attempt:
         if isinstance(values, str):
             return Carried(exercise, known or ("wrong-type",), values)
         expected = reference_values(reference.returned)
-        for size in (1, 2):
-            found = explanations(values, self.oracle.candidates(probe, size), self.context.rtol, self.context.atol)
-            if len(found) == 1:
-                return Carried(exercise, found[0], "")
+        found = explanations(values, self.oracle.candidates(probe, 1), self.context.rtol, self.context.atol)
+        if len(found) == 1:  # one mistake, on the question the dependency was asked; its own checks say the rest
+            return Carried(exercise, found[0], "")
         if problem == "mutates-input":
             return Carried(exercise, ("mutates-input",), "it changes its input in place")
         return Carried(exercise, known or (self._generic(values, expected, _default_names(reference))[0],), "")
