@@ -7,17 +7,23 @@ parent without isolation, and a fresh process a submission, as on macOS).
 """
 from __future__ import annotations
 
+import ctypes
 import os
+import select
 import signal
 import socket
+import subprocess
+import sys
 import textwrap
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from attnkit.grading.attempt import call
-from attnkit.sandbox import isolation, runner
+from attnkit.sandbox import cgroups, isolation, runner
+from attnkit.sandbox.protocol import Answer, Failure
 from attnkit.sandbox.runner import Limits, SandboxedSubmission
 from attnkit.sandbox.warm import SpawnRequest, WarmParent
 from kit import COURSE
@@ -222,7 +228,255 @@ def test_a_parent_told_not_to_isolate_says_so(unisolated_parent):
 
 def test_an_unisolated_sandbox_warns_once_saying_what_is_not_enforced(monkeypatch, capsys):
     monkeypatch.delenv(runner.QUIET_ENV, raising=False)
-    runner.warn_unisolated("namespaces need root")
-    runner.warn_unisolated("namespaces need root")
+    runner.warn_unenforced("namespaces need root", "cgroups need root")
+    runner.warn_unenforced("namespaces need root", "cgroups need root")
     warning = capsys.readouterr().err
     assert warning.count("warning") == 1 and "solutions/" in warning and "network" in warning
+    assert "per process only" in warning and "outlive grading" in warning
+
+
+# --- whole-submission limits: memory and time across a submission, keyrings, nothing left running -----
+
+LIMITS_PROBE = '''
+import ctypes, os, platform, resource, time
+import torch
+
+KEYCTL = {"x86_64": 250, "aarch64": 219}[platform.machine()]
+ADD_KEY = {"x86_64": 248, "aarch64": 217}[platform.machine()]
+KEYRINGS = {"session": -3, "user": -4, "user-session": -5}
+libc = ctypes.CDLL(None, use_errno=True)
+
+def numbers(*values):
+    return torch.tensor([float(v) for v in values])
+
+def double(x):
+    return x * 2
+
+def nap(x):
+    time.sleep(NAP)
+    return x
+
+def hoard_memory_files(x):
+    files = []
+    for count in range(1, 200):
+        files.append(os.memfd_create("hoard"))
+        for _ in range(15):
+            os.write(files[-1], bytes(1 << 20))
+        print(f"held {count * 15} MB", flush=True)
+    return numbers(len(files))
+
+def hoard_in_children(x):
+    children = []
+    for _ in range(8):
+        pid = os.fork()
+        if pid == 0:
+            hoard = bytearray(b"x") * (250 << 20)
+            time.sleep(60)
+            os._exit(0)
+        children.append(pid)
+    for pid in children:
+        os.waitpid(pid, 0)
+    return numbers(len(children))
+
+def grab_past_the_limit(x):
+    return numbers(len(bytearray(4 << 30)))
+
+def grow_a_memory_file(x):
+    memory_file = os.memfd_create("grow")
+    for size in range(1, 33):
+        os.write(memory_file, bytes(1 << 20))
+        print(f"wrote {size} MB", flush=True)
+    return x
+
+def persistent_keyring():
+    return libc.syscall(KEYCTL, 22, -1, KEYRINGS["session"])
+
+def add_keys(x):
+    rings = {**KEYRINGS, "persistent": persistent_keyring()}
+    added = [libc.syscall(ADD_KEY, b"user", b"attnkit-test", b"secret", 6, ring) for ring in rings.values()]
+    return numbers(os.getuid(), *added)
+
+def find_keys(x):
+    found = []
+    for ring in [*KEYRINGS.values(), persistent_keyring()]:
+        found.append(libc.syscall(KEYCTL, 10, ring, b"user", b"attnkit-test", 0))
+    return numbers(os.getuid(), *found)
+
+def daemonize(x):
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            time.sleep(60)
+        os._exit(0)
+    time.sleep(0.1)
+    return numbers(os.getuid())
+
+def loop(x):
+    while True:
+        pass
+'''
+LIBC = ctypes.CDLL(None, use_errno=True)
+DRIVER = """
+import sys
+from pathlib import Path
+import numpy as np
+from attnkit.grading.attempt import call
+from attnkit.sandbox import runner
+from attnkit.sandbox.runner import Limits, SandboxedSubmission
+try:
+    with SandboxedSubmission(Path(sys.argv[1]), Limits(call_timeout=60.0)) as sandbox:
+        uid = int(sandbox.run(call("limits_probe", "daemonize", np.ones(3))).returned.array[0])
+        print(runner.warm_parent().pid, uid, flush=True)
+        sandbox.run(call("limits_probe", "loop", np.ones(3)))
+except KeyboardInterrupt:
+    print("interrupted", file=sys.stderr)
+    sys.exit(130)
+"""
+
+
+@pytest.fixture
+def limits_probe(tmp_path) -> Path:
+    """A submission whose `exercises.limits_probe` holds the functions above (`NAP` seconds a nap)."""
+    package = tmp_path / "submission" / "exercises"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "limits_probe.py").write_text("NAP = 0.4\n" + textwrap.dedent(LIMITS_PROBE))
+    return package.parent
+
+
+@pytest.fixture
+def whole_limits():
+    """Skip unless this machine gives each submission a cgroup (Linux, root, memory and pids controllers)."""
+    refusal = runner.warm_parent().cgroup_refusal
+    if refusal is not None:
+        pytest.skip(f"no whole-submission limits here: {refusal}")
+
+
+@pytest.fixture(params=["unisolated-fork", "fresh-process"])
+def fallback(request, unisolated_parent):
+    """A sandbox as started where there are no namespaces and no cgroups: rlimits only."""
+    if request.param == "fresh-process":
+        return runner._FreshProcess
+    return lambda root, limits: unisolated_parent.spawn(SpawnRequest(str(root), limits.memory_mb, limits.cpu_seconds))
+
+
+def probe_call(function: str):
+    return call("limits_probe", function, np.ones(3))
+
+
+def add_key_to_my_session_keyring() -> int:
+    serial = LIBC.syscall(248 if os.uname().machine == "x86_64" else 217, b"user", b"attnkit-test", b"secret", 6,
+                          isolation.KEY_SPEC_SESSION_KEYRING)
+    assert serial > 0, os.strerror(ctypes.get_errno())
+    return serial
+
+
+def held_megabytes(output: str) -> int:
+    return max(int(line.split()[1]) for line in output.splitlines() if line.startswith("held "))
+
+
+def test_memory_files_beyond_the_limit_end_the_submission_as_that_calls_failure(limits_probe, whole_limits):
+    with SandboxedSubmission(limits_probe, LIMITS) as sandbox:
+        result = sandbox.run(probe_call("hoard_memory_files"))
+        assert isinstance(result, Failure) and result.status == "exited"
+        assert "ran out of memory" in result.message
+        assert held_megabytes(sandbox.captured_output) < LIMITS.memory_mb
+        assert isinstance(sandbox.run(probe_call("double")), Answer)
+
+
+def test_memory_held_by_forked_children_ends_the_submission(limits_probe, whole_limits):
+    started = time.monotonic()
+    with SandboxedSubmission(limits_probe, Limits(call_timeout=30.0, memory_mb=1200)) as sandbox:
+        result = sandbox.run(probe_call("hoard_in_children"))
+    assert isinstance(result, Failure) and result.status == "exited" and "ran out of memory" in result.message
+    assert time.monotonic() - started < 20  # ended by the memory limit, not by the children's 60 s nap or a timeout
+
+
+def test_the_time_budget_stops_a_sleeper_and_every_later_call_times_out_at_once(limits_probe):
+    budget = Limits(call_timeout=1.0, time_budget=1.5)
+    results, spans = [], []
+    with SandboxedSubmission(limits_probe, budget) as sandbox:
+        for _ in range(8):  # 8 naps of 0.4 s, each well within the call timeout: 3.2 s without a budget
+            started = time.monotonic()
+            results.append(sandbox.run(probe_call("nap")))
+            spans.append(time.monotonic() - started)
+    statuses = ["ok" if isinstance(r, Answer) else r.status for r in results]
+    first_timeout = statuses.index("timeout")
+    assert 2 <= first_timeout <= 3 and set(statuses[first_timeout:]) == {"timeout"}
+    assert all("time budget of 1.5 s is spent" in r.message for r in results[first_timeout:])
+    assert sum(spans) < budget.time_budget + 0.5
+    assert max(spans[first_timeout + 1:]) < 0.05
+
+
+@isolated
+def test_a_key_in_the_graders_session_keyring_is_out_of_reach(limits_probe):
+    grader_key = add_key_to_my_session_keyring()  # the warm parent inherits this session keyring
+    try:
+        with SandboxedSubmission(limits_probe, LIMITS) as sandbox:
+            found = sandbox.run(probe_call("find_keys")).returned.array[1:]
+    finally:
+        isolation._keyctl(isolation.KEYCTL_INVALIDATE, grader_key)
+    assert all(serial < 0 for serial in found)
+
+
+@isolated
+def test_a_key_one_sandbox_adds_is_not_visible_to_the_next_even_with_its_uid(limits_probe):
+    with SandboxedSubmission(limits_probe, LIMITS) as sandbox:
+        uid, *added = sandbox.run(probe_call("add_keys")).returned.array
+    assert all(serial > 0 for serial in added)  # session, user, user-session and persistent keyrings
+    for _ in range(50):  # the next sandbox gets the same pid, so the same uid, unless another fork took it
+        Path("/proc/sys/kernel/ns_last_pid").write_text(str(int(uid) - isolation.UID_BASE - 1))
+        with SandboxedSubmission(limits_probe, LIMITS) as sandbox:
+            again, *found = sandbox.run(probe_call("find_keys")).returned.array
+        if again == uid:
+            break
+    assert again == uid, "could not make a sandbox with the earlier uid"
+    assert all(serial < 0 for serial in found)
+
+
+@isolated
+def test_nothing_is_left_of_a_double_forked_setsid_child(limits_probe):
+    with SandboxedSubmission(limits_probe, LIMITS) as sandbox:
+        sandbox_uid = int(sandbox.run(probe_call("daemonize")).returned.array[0])
+        assert sandbox_uid in process_uids()
+    assert sandbox_uid not in process_uids()
+
+
+def test_the_fallback_without_isolation_still_applies_the_rlimits(limits_probe, fallback):
+    with SandboxedSubmission(limits_probe, LIMITS, fallback) as sandbox:
+        grown = sandbox.run(probe_call("grow_a_memory_file"))
+        assert isinstance(grown, Failure) and grown.status == "crash" and grown.type == "OSError"
+        assert sandbox.captured_output.splitlines()[-1] == f"wrote {isolation.MAX_FILE_MB} MB"
+        grabbed = sandbox.run(probe_call("grab_past_the_limit"))
+        assert isinstance(grabbed, Failure) and grabbed.status == "crash" and grabbed.type == "MemoryError"
+
+
+@pytest.mark.slow
+@isolated
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGKILL], ids=["ctrl-c", "kill-9"])
+def test_nothing_is_left_when_the_grader_is_interrupted_or_killed(limits_probe, signum):
+    driver = subprocess.Popen([sys.executable, "-c", DRIVER, str(limits_probe)], stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, start_new_session=True)
+    assert select.select([driver.stdout], [], [], 60)[0], driver.stderr.read()
+    warm_pid, sandbox_uid = map(int, driver.stdout.readline().split())
+    time.sleep(0.3)  # the sandbox is in its endless loop, its detached child asleep
+    os.killpg(driver.pid, signum)  # as Ctrl-C does: the grader's whole process group
+    _, errors = driver.communicate(timeout=30)
+    deadline = time.monotonic() + 10
+    while (sandbox_uid in process_uids() or running(warm_pid)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert sandbox_uid not in process_uids() and not running(warm_pid)
+    assert cgroup_folders(f"{cgroups.TREE_PREFIX}{warm_pid}") == []
+    if signum == signal.SIGINT:
+        assert errors == "interrupted\n"  # not a word from the warm parent
+
+
+def running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def cgroup_folders(name: str) -> list[str]:
+    return [folder for folder, _, _ in os.walk("/sys/fs/cgroup") if os.path.basename(folder) == name]

@@ -1,15 +1,17 @@
 """Locking a freshly forked sandbox process down, on Linux, as root.
 
-The warm parent forks a *keeper* per submission; the keeper calls
-`enter_namespaces` (new mount, pid, network, ipc and uts namespaces) and forks
-the *sandbox*, which becomes pid 1 of its own pid namespace: when it dies the
-kernel kills everything it started, however detached. The sandbox then calls
-`confine`: a new root of its own (a tmpfs holding read-only binds of the
-system and Python folders, a read-only copy of the submission at /submission, a small
-private /tmp, a minimal /dev and a fresh /proc that shows only its own
-processes), resource limits, and an unprivileged uid of its own with no
-capabilities. So it cannot read the course repo, write outside /tmp, see or
-signal any other process, or reach the network.
+The warm parent enters a mount namespace of its own and builds, once, the
+read-only part of every sandbox's file system (`build_template`: a tmpfs
+holding read-only binds of the system and Python folders and a minimal /dev).
+For each submission it forks the sandbox into a new pid namespace, so the
+sandbox is pid 1 there: when it dies the kernel kills everything it started,
+however detached. The sandbox then calls `enter_own_root` (new mount, network,
+ipc and uts namespaces; a private /tmp, a read-only copy of the submission at
+/submission and a fresh /proc that shows only its own processes, on the
+template; chroot), resource limits, a session keyring of its own, and an
+unprivileged uid of its own with no capabilities (`drop_privileges`). So it
+cannot read the course repo, write outside /tmp, see or signal any other
+process, reach the network, or read keys of the grader or of an earlier sandbox.
 
 Where namespaces are not allowed (not root, not Linux, a container that
 forbids them) `probe` says why and the sandbox keeps only the rlimits.
@@ -18,9 +20,12 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import errno
 import os
+import platform
 import resource
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,24 +44,33 @@ MS_REMOUNT = 0x20
 MS_BIND = 0x1000
 MS_REC = 0x4000
 MS_PRIVATE = 0x40000
+MNT_DETACH = 0x2
 
 PR_SET_PDEATHSIG = 1
 PR_SET_NO_NEW_PRIVS = 38
+
+SYS_KEYCTL = {"x86_64": 250, "aarch64": 219, "riscv64": 219, "ppc64le": 271, "s390x": 280}
+KEYCTL_JOIN_SESSION_KEYRING = 1
+KEYCTL_CLEAR = 7
+KEYCTL_INVALIDATE = 21
+KEYCTL_GET_PERSISTENT = 22
+KEY_SPEC_SESSION_KEYRING = -3
+KEY_SPEC_USER_KEYRING = -4
+KEY_SPEC_USER_SESSION_KEYRING = -5
 
 SUBMISSION = "/submission"
 PACKAGE = "exercises"
 SCRATCH = "/tmp"
 SYSTEM_DIRS = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32")
 DEVICES = ("null", "zero", "random", "urandom")
-UID_BASE = 2_000_000  # sandbox uids are UID_BASE + the keeper's pid: unused by anyone, distinct per sandbox
+UID_BASE = 2_000_000  # sandbox uids are UID_BASE + the sandbox's pid: unused by anyone, distinct per live sandbox
 SCRATCH_MB = 64
 MAX_PROCESSES = 64
 MAX_OPEN_FILES = 256
 MAX_FILE_MB = 16
 
 UNENFORCED = ("student code can read every file this user can (solutions/ and graders/ included), "
-              "write where this user can, use the network and signal this user's processes, "
-              "and a detached process it starts may outlive grading")
+              "write where this user can, use the network and signal this user's processes")
 
 _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
 
@@ -97,6 +111,14 @@ def die_with_parent() -> None:
     prctl(PR_SET_PDEATHSIG, 9)
 
 
+def umount(target: str, flags: int = 0) -> None:
+    _check(_libc.umount2(_bytes(target), ctypes.c_int(flags)), f"umount {target}")
+
+
+def setns(fd: int, kind: int) -> None:
+    _check(_libc.setns(ctypes.c_int(fd), ctypes.c_int(kind)), "setns")
+
+
 def probe() -> str | None:
     """None when this machine lets us isolate sandboxes; else the reason it does not."""
     if not sys.platform.startswith("linux"):
@@ -106,25 +128,21 @@ def probe() -> str | None:
     pid = os.fork()
     if pid == 0:
         try:
-            enter_namespaces()
+            unshare(NAMESPACES)
+            mount(None, "/", None, MS_REC | MS_PRIVATE)
+            join_own_session_keyring()
             os._exit(0)
         except BaseException:
             os._exit(1)
     _, status = os.waitpid(pid, 0)
-    return None if os.waitstatus_to_exitcode(status) == 0 else "unshare or mount was refused"
-
-
-def enter_namespaces() -> None:
-    """In the keeper: new namespaces; its next child is pid 1 of the new pid namespace."""
-    unshare(NAMESPACES)
-    mount(None, "/", None, MS_REC | MS_PRIVATE)
+    return None if os.waitstatus_to_exitcode(status) == 0 else "unshare, mount or keyctl was refused"
 
 
 def readable_roots() -> list[str]:
     """The host folders a sandbox may read: the system's and Python's (stdlib, site-packages, torch)."""
     roots = [d for d in SYSTEM_DIRS if os.path.isdir(d) and not os.path.islink(d)]
     for folder in {sys.prefix, sys.base_prefix, *_package_homes()}:
-        if not any(folder == r or folder.startswith(r + "/") for r in roots):
+        if not any(_inside(folder, r) for r in roots):
             roots.append(folder)
     return roots
 
@@ -139,32 +157,73 @@ def _package_homes() -> list[str]:
     return homes
 
 
-def build_root(new_root: str, package_root: str, roots: list[str], uid: int) -> None:
-    """In the sandbox (pid 1 of its namespace): assemble its file system in `new_root` and chroot there."""
+def build_template(roots: list[str]) -> str:
+    """In the warm parent, once: a mount namespace of its own holding the read-only part of every sandbox's root.
+
+    The system and Python folders bound read-only, the devices, and mount points
+    for what each sandbox gets of its own (/tmp, /submission, /proc). The mounts
+    exist only in the warm parent's namespace and the copies its sandboxes get:
+    when they end, so do the mounts. Returns the template's folder.
+    """
     os.umask(0o022)
-    mount("tmpfs", new_root, "tmpfs", MS_NOSUID | MS_NODEV, f"size={SCRATCH_MB}m,mode=755")
-    # The private /tmp first: a Python installed under /tmp (a venv, a CI checkout) is bound on top of it.
-    os.makedirs(new_root + SCRATCH)
-    mount("tmpfs", new_root + SCRATCH, "tmpfs", MS_NOSUID | MS_NODEV,
-          f"size={SCRATCH_MB}m,mode=700,uid={uid},gid={uid}")
+    unshare(CLONE_NEWNS)
+    mount(None, "/", None, MS_REC | MS_PRIVATE)
+    template = tempfile.mkdtemp(prefix="attnkit-root-")
+    mount("tmpfs", template, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=755")
     for folder in roots:
-        _bind(folder, new_root + folder, read_only=True)
+        if not _inside(folder, SCRATCH):  # those are bound over each sandbox's own /tmp
+            _bind(folder, template + folder, read_only=True)
     for link in SYSTEM_DIRS:
         if os.path.islink(link):
-            os.symlink(os.readlink(link), new_root + link)
-    if (Path(package_root) / PACKAGE).is_dir():  # else the import fails, and says so, in the sandbox
-        copy_package(Path(package_root) / PACKAGE, Path(new_root + SUBMISSION) / PACKAGE)
-    else:
-        os.makedirs(new_root + SUBMISSION)
-    os.makedirs(new_root + "/dev")
+            os.symlink(os.readlink(link), template + link)
+    for point in (SCRATCH, SUBMISSION, "/proc", "/dev"):
+        os.makedirs(template + point, exist_ok=True)
     for device in DEVICES:
-        open(f"{new_root}/dev/{device}", "w").close()
-        _bind(f"/dev/{device}", f"{new_root}/dev/{device}", read_only=False)
-    os.makedirs(new_root + "/proc")
-    mount("proc", new_root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
-    mount(None, new_root, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
-    os.chroot(new_root)
+        open(f"{template}/dev/{device}", "w").close()
+        _bind(f"/dev/{device}", f"{template}/dev/{device}", read_only=False)
+    mount(None, template, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+    return template
+
+
+def remove_template(template: str) -> None:
+    umount(template, MNT_DETACH)
+    os.rmdir(template)
+
+
+def enter_own_root(template: str, package_root: str, roots: list[str], uid: int) -> None:
+    """In the sandbox (pid 1 of its pid namespace): namespaces of its own, its own /tmp, /submission and
+    /proc on a copy of the template, and chroot there."""
+    unshare(NAMESPACES & ~CLONE_NEWPID)
+    mount("tmpfs", template + SCRATCH, "tmpfs", MS_NOSUID | MS_NODEV,
+          f"size={SCRATCH_MB}m,mode=700,uid={uid},gid={uid}")
+    for folder in roots:  # a Python installed under /tmp (a venv, a CI checkout) goes on top of it
+        if _inside(folder, SCRATCH):
+            _bind(folder, template + folder, read_only=True)
+    submission = template + SUBMISSION
+    mount("tmpfs", submission, "tmpfs", MS_NOSUID | MS_NODEV, f"size={SCRATCH_MB}m,mode=755")
+    if (Path(package_root) / PACKAGE).is_dir():  # else the import fails, and says so, in the sandbox
+        copy_package(Path(package_root) / PACKAGE, Path(submission) / PACKAGE)
+    mount(None, submission, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+    mount("proc", template + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    os.chroot(template)
     os.chdir(SCRATCH)
+
+
+def _inside(folder: str, parent: str) -> bool:
+    return folder == parent or folder.startswith(parent + "/")
+
+
+def sandbox_uid() -> int:
+    """UID_BASE + this process's pid as the machine sees it (it is 1 in its own namespace).
+
+    Read before the sandbox mounts its own /proc. Distinct for every sandbox
+    alive at once, but not across time: pids come back, so `forget_earlier_keyrings`.
+    """
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("NSpid:"):
+                return UID_BASE + int(line.split()[1])
+    raise OSError(errno.ENOENT, "no NSpid in /proc/self/status")
 
 
 def copy_package(source: Path, target: Path) -> None:
@@ -213,8 +272,64 @@ def limit_resources(limits: ResourceLimits, *, isolated: bool) -> None:
 
 
 def drop_privileges(uid: int) -> None:
-    """Become `uid` with no groups, no capabilities and no way to gain any back (setuid binaries included)."""
+    """Become `uid` with no groups, no capabilities and no way to gain any back (setuid binaries included),
+    with a session keyring of its own, no key an earlier sandbox of this uid left, and still dying with
+    its parent (a change of uid clears that)."""
+    join_own_session_keyring()
     prctl(PR_SET_NO_NEW_PRIVS, 1)
     os.setgroups([])
     os.setresgid(uid, uid, uid)
     os.setresuid(uid, uid, uid)
+    die_with_parent()
+    forget_earlier_keyrings(uid)
+
+
+def _keyctl(*args: int | None) -> int:
+    number = SYS_KEYCTL.get(platform.machine())
+    if number is None:
+        raise OSError(errno.ENOSYS, f"keyctl: unknown system call number on {platform.machine()}")
+    result = _libc.syscall(ctypes.c_long(number), *(ctypes.c_long(a) if a is not None else None for a in args))
+    if result < 0:
+        error = ctypes.get_errno()
+        raise OSError(error, f"keyctl: {os.strerror(error)}")
+    return result
+
+
+def join_own_session_keyring() -> None:
+    """A new, empty, anonymous session keyring: the grader's, and any key in it, is out of reach.
+
+    As root, before dropping privileges: the keyring belongs to root, so the
+    sandbox can use it but not hand it on. A kernel without keyrings has none to share.
+    """
+    try:
+        _keyctl(KEYCTL_JOIN_SESSION_KEYRING, None)
+    except OSError as error:
+        if error.errno != errno.ENOSYS:
+            raise
+
+
+def forget_earlier_keyrings(uid: int) -> None:
+    """As `uid`, before any student code: empty the keyrings the kernel keeps for this uid across processes.
+
+    A uid's user and user-session keyrings live as long as the machine (and its
+    persistent keyring for days) after its last process ends, and sandbox uids
+    come back with their pids. Only a uid the kernel holds keys for is touched,
+    so no keyring is ever made for the others.
+    """
+    if not _holds_keys(uid):
+        return
+    _keyctl(KEYCTL_CLEAR, KEY_SPEC_USER_KEYRING)
+    _keyctl(KEYCTL_CLEAR, KEY_SPEC_USER_SESSION_KEYRING)
+    try:
+        _keyctl(KEYCTL_INVALIDATE, _keyctl(KEYCTL_GET_PERSISTENT, -1, KEY_SPEC_SESSION_KEYRING))
+    except OSError as error:
+        if error.errno != errno.EOPNOTSUPP:  # a kernel without persistent keyrings
+            raise
+
+
+def _holds_keys(uid: int) -> bool:
+    try:
+        with open("/proc/key-users") as users:
+            return any(line.split(":", 1)[0].strip() == str(uid) for line in users)
+    except FileNotFoundError:  # no keyrings in this kernel
+        return False

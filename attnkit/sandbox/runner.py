@@ -2,9 +2,10 @@
 
 One `SandboxedSubmission` serves one student. Its process is started lazily and
 started again after it dies, so one exercise's infinite loop or `os._exit`
-costs that exercise, not the whole submission. On Linux the process is forked
-from a warm parent that has already imported torch (`warm`) and locked down
-(`isolation`); elsewhere it is a fresh `python -m attnkit.sandbox.worker`
+costs that exercise, not the whole submission; its calls together have a time
+budget (`TimeBudget`). On Linux the process is forked from a warm parent that
+has already imported torch (`warm`), locked down (`isolation`) and limited as a
+whole (`cgroups`); elsewhere it is a fresh `python -m attnkit.sandbox.worker`
 with rlimits only, and one warning says what is not enforced.
 """
 from __future__ import annotations
@@ -18,9 +19,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Iterator, Protocol
 
 from attnkit.sandbox import isolation, protocol
 from attnkit.sandbox.protocol import Failure, Standin, StandinAnswer, StandinCall
@@ -37,6 +39,7 @@ class Limits:
     call_timeout: float = 10.0
     memory_mb: int = 2048
     output_kb: int = 64
+    time_budget: float = 60.0  # seconds for all of a submission's calls together
 
     @property
     def cpu_seconds(self) -> int:
@@ -50,6 +53,7 @@ class SandboxProcess(Protocol):
     requests_w: int
     responses_r: int
     output_r: int
+    out_of_memory: bool  # after `kill`: whether the submission's memory limit ended it
 
     def kill(self) -> None: ...
 
@@ -68,6 +72,7 @@ class SandboxedSubmission:
         self._process: SandboxProcess | None = None
         self._hung_modules: set[tuple[str, bool]] = set()  # (module, with stand-ins): a stand-in may end a hang
         self.malformed = ""  # why this submission's replies cannot be trusted, once one broke the protocol
+        self._budget = TimeBudget(limits.time_budget)
 
     def __enter__(self) -> "SandboxedSubmission":
         return self
@@ -90,6 +95,8 @@ class SandboxedSubmission:
         module = request.module
         if self.malformed:
             return Failure("malformed-reply", "MalformedReply", self.malformed)
+        if self._budget.spent:
+            return self._budget.spent_failure()
         hang = (module, bool(getattr(request, "standins", ())))
         if hang in self._hung_modules:
             return Failure("timeout", "", f"an earlier call into {module}.py ran out of time")
@@ -97,19 +104,20 @@ class SandboxedSubmission:
             if self._process is None:
                 self._process = self._launch(self.package_root, self.limits)
                 self._pending = bytearray()
-            return self._exchange(protocol.encode(request), request, on_standin)
+            with self._budget.counting():
+                return self._exchange(protocol.encode(request), request, on_standin)
         except TimeoutError:
             self._hung_modules.add(hang)
             self._kill()
+            if self._budget.spent:
+                return self._budget.spent_failure()
             return Failure("timeout", "", f"no answer within {self.limits.call_timeout:g} s")
         except OutputFlood:
             self._kill()
             return Failure("crash", "OutputLimitExceeded",
                            f"printed more than {self.limits.output_kb} KiB; the rest was cut off")
         except (EOFError, OSError):
-            self._kill()
-            return Failure("exited", "", "the process running your code ended before answering "
-                                         "(os._exit, a fatal signal such as a segfault, or a resource limit)")
+            return Failure("exited", "", self._end_and_say_why())
         except protocol.ProtocolError as error:
             self._kill()
             self.malformed = f"the process running your code sent a malformed reply: {error}"
@@ -123,7 +131,7 @@ class SandboxedSubmission:
                   on_standin: StandinHandler | None) -> protocol.Reply:
         """Send the request, answer stand-in calls as they come, return the reply (or raise)."""
         process = self._process
-        deadline = time.monotonic() + self.limits.call_timeout
+        deadline = self._budget.deadline(self.limits.call_timeout)
         if self._pending or select.select([process.responses_r], [], [], 0)[0]:
             raise protocol.ProtocolError("a reply that no request asked for")
         outgoing = bytearray(frame)
@@ -201,6 +209,55 @@ class SandboxedSubmission:
         if process is not None:
             process.kill()
 
+    def _end_and_say_why(self) -> str:
+        """Clear up after a process that ended on its own, saying why when the sandbox knows."""
+        process = self._process
+        self._kill()
+        if process is not None and process.out_of_memory:
+            return (f"the submission ran out of memory: its processes and memory files together "
+                    f"may use {self.limits.memory_mb} MB")
+        return ("the process running your code ended before answering "
+                "(os._exit, a fatal signal such as a segfault, or a resource limit)")
+
+
+class TimeBudget:
+    """The wall time all of one submission's calls may take together.
+
+    Each call's own timeout stops one endless call; the budget stops a student
+    whose every call takes just under it: once it is spent, every remaining call
+    answers `timeout` at once, so a submission costs at most this much time.
+    """
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.used = 0.0
+        self._excused = 0.0
+
+    @property
+    def spent(self) -> bool:
+        return self.used >= self.seconds
+
+    def deadline(self, call_timeout: float) -> float:
+        """The monotonic time by which a call starting now must answer."""
+        return time.monotonic() + min(call_timeout, self.seconds - self.used)
+
+    @contextmanager
+    def counting(self) -> Iterator[None]:
+        """Charge the time spent inside the block (a call into student code) to the budget."""
+        start, self._excused = time.monotonic(), 0.0
+        try:
+            yield
+        finally:
+            self.used += time.monotonic() - start - self._excused
+
+    def excuse(self, seconds: float) -> float:
+        """Time inside a call that was the grader's (answering a stand-in): not charged. Returns it."""
+        self._excused += seconds
+        return seconds
+
+    def spent_failure(self) -> Failure:
+        return Failure("timeout", "", f"the submission's time budget of {self.seconds:g} s is spent")
+
 
 def _fits(reply: protocol.Reply, request: protocol.Request) -> protocol.Reply:
     """A reply whose parts are those its request asks for (a forged one may answer another request)."""
@@ -226,6 +283,8 @@ class OutputFlood(Exception):
 
 class _FreshProcess:
     """The portable fallback: a new Python process a submission, with rlimits and its own session."""
+
+    out_of_memory = False  # rlimits make allocations fail (MemoryError) rather than end the process
 
     def __init__(self, package_root: Path, limits: Limits):
         self._scratch = tempfile.TemporaryDirectory(prefix="attnkit-scratch-")
@@ -288,10 +347,10 @@ def default_launcher(*, warn: bool = True) -> Launcher:
     """
     if not sys.platform.startswith("linux"):
         if warn:
-            warn_unisolated(isolation.probe())
+            warn_unenforced(isolation.probe(), "cgroups need Linux")
         return _FreshProcess
     if warn:
-        warn_unisolated(warm_parent().refusal)
+        warn_unenforced(warm_parent().refusal, warm_parent().cgroup_refusal)
 
     def launch(package_root: Path, limits: Limits) -> SandboxProcess:
         from attnkit.sandbox.warm import SpawnRequest
@@ -306,13 +365,22 @@ def default_launcher(*, warn: bool = True) -> Launcher:
     return launch
 
 
-def warn_unisolated(refusal: str | None) -> None:
-    """One warning a run (worker processes inherit the silence) when sandboxes are not isolated."""
-    if refusal is None or os.environ.get(QUIET_ENV):
+def warn_unenforced(refusal: str | None, cgroup_refusal: str | None) -> None:
+    """One warning a run (worker processes inherit the silence) when sandboxes are not isolated, or their
+    limits hold per process only: it says what is not enforced."""
+    if (refusal is None and cgroup_refusal is None) or os.environ.get(QUIET_ENV):
         return
     os.environ[QUIET_ENV] = "1"
-    print(f"attnkit: warning: student code is not isolated ({refusal}): {isolation.UNENFORCED}; "
-          "only CPU time, memory, file size and output are limited.", file=sys.stderr)
+    parts = [f"student code is not isolated ({refusal}): {isolation.UNENFORCED}"] if refusal else []
+    if cgroup_refusal is None:
+        parts.append("memory and processes are limited for each submission as a whole, "
+                     "and nothing it starts outlives grading")
+    else:
+        parts.append(f"limits hold per process only ({cgroup_refusal}): memory_limit_mb bounds each process's "
+                     "address space, so a submission's processes and memory files together can hold more")
+        if refusal:
+            parts.append("a detached process it starts may outlive grading")
+    print(f"attnkit: warning: {'; '.join(parts)}.", file=sys.stderr)
 
 
 def opener(limits: Limits, *, warn: bool = True) -> Callable[[Path], SandboxedSubmission]:

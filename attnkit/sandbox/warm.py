@@ -2,15 +2,23 @@
 
 The parent (`python -I -m attnkit.sandbox.warm`, started with an empty
 environment and cwd `/`) imports numpy, torch and the worker, never runs a
-torch op (its thread pools would not survive a fork), and waits on a unix
-socket. For each request the grader sends three pipe ends (requests in,
-answers out, output out) and a lifeline; the parent forks a *keeper*, which
-enters new namespaces and forks the *sandbox* (pid 1 of its namespace), and
-answers with a pidfd of the keeper. The keeper waits for the sandbox to end
-or for the lifeline to close (the grader is done with it, timed out, or
-died) and then kills the sandbox, which takes its whole pid namespace with
-it, before exiting itself: once the keeper is gone, so is everything the
-submission started.
+torch op (its thread pools would not survive a fork), and prepares once what
+its sandboxes share: a mount namespace holding the read-only template of their
+file system (`isolation.build_template`) and a folder for their cgroups
+(`cgroups.open_tree`). Then it serves a unix socket. For each request the
+grader sends three pipe ends (requests in, answers out, output out) and a
+lifeline socket; the parent makes the submission's cgroup, forks the sandbox
+straight into a new pid namespace (pid 1 there: one fork a submission) and
+answers with a pidfd of it.
+
+The parent keeps watch over every sandbox it forked. When the grader shuts
+its end of the lifeline (done with the submission, timed out, or died), when
+the submission runs out of memory, or when it ends by itself, the parent kills
+it (as pid 1 it takes its whole pid namespace along), reaps it, empties and
+removes its cgroup, and only then says on the lifeline, in one byte, whether
+memory ran out. Once the grader has that byte, everything the submission
+started is gone. When the grader closes the socket (or dies), the parent ends
+every sandbox the same way, removes what it made, and exits.
 """
 from __future__ import annotations
 
@@ -19,25 +27,26 @@ import gc
 import json
 import os
 import select
-import shutil
+import selectors
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import traceback
+from contextlib import suppress
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from attnkit.sandbox import isolation
+from attnkit.sandbox import cgroups, isolation
 
 READY_TIMEOUT = 120.0
-KEEPER_GRACE = 5.0
+TEARDOWN_GRACE = 5.0
 MAX_MESSAGE = 1 << 16
 NO_ISOLATION = "--no-isolation"
 REQUESTS_FD, RESPONSES_FD = 3, 4  # in the sandbox; 0 is /dev/null, 1 and 2 the output pipe
 FIRST_FREE_FD = 10
+ENDED, OUT_OF_MEMORY = b"e", b"m"  # the parent's last word on a lifeline: the sandbox is gone, and why
 
 
 @dataclass(frozen=True)
@@ -50,30 +59,47 @@ class SpawnRequest:
 class SandboxProcess:
     """The grader's handle on one forked sandbox: its pipes, and a way to end it for sure."""
 
-    def __init__(self, requests_w: int, responses_r: int, output_r: int, lifeline_w: int, keeper: int):
+    def __init__(self, requests_w: int, responses_r: int, output_r: int, lifeline: socket.socket, pidfd: int):
         self.requests_w, self.responses_r, self.output_r = requests_w, responses_r, output_r
-        self._lifeline_w = lifeline_w
-        self._keeper = keeper  # a pidfd: it can never name a recycled pid
+        self.out_of_memory = False
+        self._lifeline = lifeline
+        self._pidfd = pidfd  # the sandbox's: a pidfd can never name a recycled pid
 
     def kill(self) -> None:
-        """End the sandbox and everything it started; return once all of it is gone."""
-        if self._keeper < 0:
+        """End the sandbox and everything it started; return once all of it is gone.
+
+        Then `out_of_memory` says whether the submission's memory limit is what ended it.
+        """
+        if self._pidfd < 0:
             return
-        os.close(self._lifeline_w)
-        ready, _, _ = select.select([self._keeper], [], [], KEEPER_GRACE)
-        if not ready:
-            signal.pidfd_send_signal(self._keeper, signal.SIGKILL)
-            select.select([self._keeper], [], [], KEEPER_GRACE)
-        for fd in (self._keeper, self.requests_w, self.responses_r, self.output_r):
+        verdict = _last_word(self._lifeline)
+        if verdict not in (ENDED, OUT_OF_MEMORY):  # the warm parent is gone or stuck: end it from here
+            with suppress(ProcessLookupError):
+                signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
+            select.select([self._pidfd], [], [], TEARDOWN_GRACE)
+        self.out_of_memory = verdict == OUT_OF_MEMORY
+        self._lifeline.close()
+        for fd in (self._pidfd, self.requests_w, self.responses_r, self.output_r):
             os.close(fd)
-        self._keeper = -1
+        self._pidfd = -1
+
+
+def _last_word(lifeline: socket.socket) -> bytes:
+    """Tell the warm parent we are done with a sandbox; its answer once the sandbox is gone (b"": none came)."""
+    try:
+        lifeline.shutdown(socket.SHUT_WR)
+        lifeline.settimeout(TEARDOWN_GRACE)
+        return lifeline.recv(1)
+    except OSError:  # the parent is gone, or the answer did not come in time
+        return b""
 
 
 class WarmParent:
     """The grader's side of a warm parent process; `spawn` gives a new sandbox."""
 
     def __init__(self, *, isolate: bool = True) -> None:
-        """`isolate=False` gives the fallback (rlimits only) even where namespaces work: for tests."""
+        """`isolate=False` gives the fallback (rlimits only: no namespaces, uid or cgroups) even where
+        they work: for tests."""
         self._socket, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         command = [sys.executable, "-I", "-m", "attnkit.sandbox.warm", str(theirs.fileno())]
         self._process = subprocess.Popen(
@@ -93,6 +119,11 @@ class WarmParent:
         """Why this machine does not isolate sandboxes (None: fully isolated)."""
         return self._ready().get("refusal")
 
+    @property
+    def cgroup_refusal(self) -> str | None:
+        """Why limits hold per process only, not for a whole submission (None: they hold for the whole)."""
+        return self._ready().get("cgroup_refusal")
+
     def _ready(self) -> dict[str, Any]:
         if self._hello is None:
             self._socket.settimeout(READY_TIMEOUT)
@@ -109,28 +140,31 @@ class WarmParent:
         requests_r, requests_w = os.pipe()
         responses_r, responses_w = os.pipe()
         output_r, output_w = os.pipe()
-        lifeline_r, lifeline_w = os.pipe()
-        theirs = [requests_r, responses_w, output_w, lifeline_r]
-        ours = [requests_w, responses_r, output_r, lifeline_w]
+        lifeline, their_lifeline = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        theirs = [requests_r, responses_w, output_w, their_lifeline.fileno()]
         try:
             socket.send_fds(self._socket, [json.dumps(asdict(request)).encode()], theirs)
             _, fds, _, _ = socket.recv_fds(self._socket, MAX_MESSAGE, 1)
             if not fds:
                 raise BrokenPipeError("the warm sandbox parent did not fork a sandbox")
         except OSError:
-            for fd in ours:
+            for fd in (requests_w, responses_r, output_r):
                 os.close(fd)
+            lifeline.close()
             raise
         finally:
-            for fd in theirs:
+            for fd in theirs[:3]:
                 os.close(fd)
-        return SandboxProcess(requests_w, responses_r, output_r, lifeline_w, fds[0])
+            their_lifeline.close()
+        return SandboxProcess(requests_w, responses_r, output_r, lifeline, fds[0])
 
     def close(self) -> None:
-        """Stop the parent; sandboxes it forked die with it."""
+        """Stop the parent: it ends every sandbox it forked and removes what it made before it exits."""
         self._socket.close()
+        if self._hello is None:  # still starting (importing torch): no sandbox yet, and no reason to wait
+            self._process.terminate()
         try:
-            self._process.wait(timeout=KEEPER_GRACE)
+            self._process.wait(timeout=TEARDOWN_GRACE)
         except subprocess.TimeoutExpired:
             self._process.kill()
             self._process.wait()
@@ -146,91 +180,183 @@ def _clean_environment() -> dict[str, str]:
 # --- the parent process ----------------------------------------------------------------------------
 
 
-def serve(control: socket.socket, isolate: bool) -> None:
-    """Fork a keeper per request until the grader closes the socket (or is gone)."""
-    refusal = isolation.probe() if isolate else "isolation turned off"
-    new_root = tempfile.mkdtemp(prefix="attnkit-root-")
-    roots = isolation.readable_roots()
-    try:
-        control.send(json.dumps({"refusal": refusal}).encode())
+class _Watch:
+    """The warm parent's record of one sandbox it forked and has not yet reaped."""
+
+    def __init__(self, pid: int, lifeline: socket.socket, cgroup: cgroups.Cgroup | None, isolated: bool):
+        self.pid = pid
+        self.pidfd = os.pidfd_open(pid)
+        self.lifeline = lifeline
+        self.cgroup = cgroup
+        self.isolated = isolated
+        self.out_of_memory = False
+
+
+class _Parent:
+    """The warm parent's state: what its sandboxes share, and the watch it keeps over each."""
+
+    def __init__(self, control: socket.socket):
+        self.control = control
+        self.selector = selectors.DefaultSelector()
+        self.watches: set[_Watch] = set()
+        self.refusal: str | None = "not prepared"
+        self.roots: list[str] = []
+        self.tree: cgroups.CgroupTree | None = None
+        self.cgroup_refusal: str | None = "not prepared"
+        self.template: str | None = None
+        self.own_pid_namespace = -1
+
+    def prepare(self, isolate: bool) -> None:
+        self.refusal = isolation.probe() if isolate else "isolation turned off"
+        self.roots = isolation.readable_roots()
+        self.tree, self.cgroup_refusal = cgroups.open_tree() if isolate else (None, "isolation turned off")
+        if self.refusal is None:
+            self.template = isolation.build_template(self.roots)
+            self.own_pid_namespace = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
+
+    def run(self) -> None:
+        """Serve spawn requests and watch the sandboxes until the grader closes the socket."""
+        self.control.send(json.dumps({"refusal": self.refusal, "cgroup_refusal": self.cgroup_refusal}).encode())
+        self.selector.register(self.control, selectors.EVENT_READ, None)
         while True:
-            data, fds, _, _ = socket.recv_fds(control, MAX_MESSAGE, 4)
-            if not data:
-                return
+            for key, _ in self.selector.select():
+                if key.data is not None:
+                    key.data()
+                elif not self._spawn():
+                    return
+
+    def _spawn(self) -> bool:
+        """Fork the sandbox the grader asks for; False when the grader has closed the socket."""
+        data, fds, _, _ = socket.recv_fds(self.control, MAX_MESSAGE, 4)
+        if not data:
+            return False
+        request = SpawnRequest(**json.loads(data))
+        pipes, lifeline = fds[:3], socket.socket(fileno=fds[3])
+        try:
+            cgroup = self.tree.create(request.memory_mb, isolation.MAX_PROCESSES) if self.tree else None
+            watch = self._fork(request, pipes, lifeline, cgroup)
+        except OSError:  # no cgroup or no process to be had: that spawn fails (no sandbox without its limits)
+            watch = None
+        for fd in pipes:
+            os.close(fd)
+        if watch is None:
+            lifeline.close()
+            self.control.send(b"{}")
+            return True
+        self.watches.add(watch)
+        self.selector.register(watch.lifeline, selectors.EVENT_READ, lambda: self._on_lifeline(watch))
+        self.selector.register(watch.pidfd, selectors.EVENT_READ, lambda: self._on_exit(watch))
+        if cgroup is not None and cgroup.memory_alarm is not None:
+            self.selector.register(cgroup.memory_alarm, selectors.EVENT_READ, lambda: self._on_memory(watch))
+        socket.send_fds(self.control, [b"{}"], [watch.pidfd])
+        return True
+
+    def _fork(self, request: SpawnRequest, pipes: list[int], lifeline: socket.socket,
+              cgroup: cgroups.Cgroup | None) -> _Watch:
+        isolated = self.template is not None
+        if isolated:  # the next child is pid 1 of a new pid namespace
+            isolation.unshare(isolation.CLONE_NEWPID)
+        try:
             pid = os.fork()
             if pid == 0:
-                _keeper(SpawnRequest(**json.loads(data)), fds, control, new_root if refusal is None else None, roots)
-            for fd in fds:
-                os.close(fd)
-            pidfd = os.pidfd_open(pid)
-            socket.send_fds(control, [b"{}"], [pidfd])
-            os.close(pidfd)
-            _reap()
+                _sandbox(request, pipes, self.template, self.roots, cgroup)
+        except OSError:
+            if cgroup is not None:
+                cgroup.remove()
+            raise
+        finally:
+            if isolated:  # back to forking into our own pid namespace
+                isolation.setns(self.own_pid_namespace, isolation.CLONE_NEWPID)
+        return _Watch(pid, lifeline, cgroup, isolated)
+
+    def _on_lifeline(self, watch: _Watch) -> None:
+        """The grader is done with this sandbox (or gone)."""
+        self.selector.unregister(watch.lifeline)
+        self._kill(watch)
+
+    def _on_memory(self, watch: _Watch) -> None:
+        """The submission reached its memory limit: end all of it, as the kernel does on cgroup v2."""
+        watch.out_of_memory = True
+        self.selector.unregister(watch.cgroup.memory_alarm)
+        self._kill(watch)
+
+    def _on_exit(self, watch: _Watch) -> None:
+        """The sandbox ended (killed, or by itself): reap it, clear up after it, and tell the grader."""
+        if not watch.isolated:
+            with suppress(ProcessLookupError):  # before reaping, while its process group id is still its own
+                os.killpg(watch.pid, signal.SIGKILL)
+        os.waitpid(watch.pid, 0)  # as pid 1 of its namespace: once reaped, every process it started is gone
+        self._forget(watch)
+        if watch.cgroup is not None:
+            watch.out_of_memory |= watch.cgroup.ran_out_of_memory()
+            with suppress(OSError):  # left for `close` to remove, and report, at the end
+                watch.cgroup.remove()
+        with suppress(OSError):  # the grader may be gone
+            watch.lifeline.send(OUT_OF_MEMORY if watch.out_of_memory else ENDED)
+        watch.lifeline.close()
+        os.close(watch.pidfd)
+
+    def _kill(self, watch: _Watch) -> None:
+        with suppress(ProcessLookupError):
+            signal.pidfd_send_signal(watch.pidfd, signal.SIGKILL)
+        if not watch.isolated:  # without a pid namespace its process group is the best reach besides a cgroup
+            with suppress(ProcessLookupError):
+                os.killpg(watch.pid, signal.SIGKILL)
+
+    def _forget(self, watch: _Watch) -> None:
+        self.watches.discard(watch)
+        alarm = watch.cgroup.memory_alarm if watch.cgroup is not None else None
+        for fileobj in (watch.lifeline, watch.pidfd) + ((alarm,) if alarm is not None else ()):
+            with suppress(KeyError):  # already unregistered
+                self.selector.unregister(fileobj)
+
+    def close(self) -> None:
+        """End every sandbox still running, then remove the template and the cgroups."""
+        for watch in list(self.watches):
+            self._kill(watch)
+            self._on_exit(watch)
+        if self.tree is not None:
+            try:
+                self.tree.remove()
+            except OSError as error:
+                print(f"attnkit: warning: could not remove the sandboxes' cgroups ({error})", file=sys.stderr)
+        if self.template is not None:
+            isolation.remove_template(self.template)
+
+
+def serve(control: socket.socket, isolate: bool) -> None:
+    """Prepare, then fork and watch sandboxes until the grader closes the socket (or is gone)."""
+    parent = _Parent(control)
+    try:
+        parent.prepare(isolate)
+        parent.run()
     except (BrokenPipeError, ConnectionResetError):
-        return  # the grader is gone, and its sandboxes with us
+        pass  # the grader is gone
     finally:
-        shutil.rmtree(new_root, ignore_errors=True)
+        parent.close()
 
 
-def _reap() -> None:
-    """Collect keepers that have ended, so none lingers as a zombie."""
+def _sandbox(request: SpawnRequest, pipes: list[int], template: str | None, roots: list[str],
+             cgroup: cgroups.Cgroup | None) -> None:
+    """In the sandbox: join its cgroup, confine this process, then serve the grader's requests."""
     try:
-        while os.waitpid(-1, os.WNOHANG)[0] > 0:
-            pass
-    except ChildProcessError:
-        pass
-
-
-def _keeper(request: SpawnRequest, fds: list[int], control: socket.socket, new_root: str | None,
-            roots: list[str]) -> None:
-    """In the keeper: start the sandbox, then end it when it ends or when the lifeline closes."""
-    try:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         isolation.die_with_parent()
-        control.close()
-        requests_r, responses_w, output_w, lifeline_r = fds
-        if new_root is not None:
-            isolation.enter_namespaces()
-        sandbox_uid = isolation.UID_BASE + os.getpid()
-        pid = os.fork()
-        if pid == 0:
-            os.close(lifeline_r)
-            _sandbox(request, requests_r, responses_w, output_w, new_root, roots, sandbox_uid)
-        for fd in (requests_r, responses_w, output_w):
-            os.close(fd)
-        _watch(pid, lifeline_r)
-    finally:
-        os._exit(0)
-
-
-def _watch(pid: int, lifeline_r: int) -> None:
-    """Wait for the sandbox to end by itself or the lifeline to close; either way reap it."""
-    sandbox = os.pidfd_open(pid)
-    ready, _, _ = select.select([sandbox, lifeline_r], [], [])
-    if lifeline_r in ready:
-        signal.pidfd_send_signal(sandbox, signal.SIGKILL)
-    try:  # without a pid namespace, its process group is the best reach we have
-        os.killpg(pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    os.waitpid(pid, 0)  # pid 1 of its namespace: once reaped, every process it started is gone too
-
-
-def _sandbox(request: SpawnRequest, requests_r: int, responses_w: int, output_w: int, new_root: str | None,
-             roots: list[str], sandbox_uid: int) -> None:
-    """In the sandbox: confine this process, then serve the grader's requests."""
-    try:
-        isolation.die_with_parent()
+        if cgroup is not None:
+            cgroup.join()
         os.setsid()
+        requests_r, responses_w, output_w = pipes
         _arrange_fds({0: os.open(os.devnull, os.O_RDONLY), 1: output_w, 2: output_w, REQUESTS_FD: requests_r,
                       RESPONSES_FD: responses_w})
         package_root = request.package_root
-        if new_root is not None:
-            isolation.build_root(new_root, package_root, roots, sandbox_uid)
+        if template is not None:
+            uid = isolation.sandbox_uid()
+            isolation.enter_own_root(template, package_root, roots, uid)
             package_root = isolation.SUBMISSION
         limits = isolation.ResourceLimits(request.memory_mb, request.cpu_seconds)
-        isolation.limit_resources(limits, isolated=new_root is not None)
-        if new_root is not None:
-            isolation.drop_privileges(sandbox_uid)
+        isolation.limit_resources(limits, isolated=template is not None)
+        if template is not None:
+            isolation.drop_privileges(uid)
         _forget_the_course(roots)
         from attnkit.sandbox import worker
 
@@ -263,6 +389,7 @@ def _forget_the_course(roots: list[str]) -> None:
 def main() -> None:
     """The warm parent's entry point: argv[1] is the control socket's fd, then maybe --no-isolation."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the grader's to handle; we end when it closes us
+    signal.signal(signal.SIGTERM, _stop)
     import numpy  # noqa: F401
     import torch  # noqa: F401
 
@@ -270,6 +397,11 @@ def main() -> None:
 
     gc.freeze()  # what is imported now is never collected, so forked sandboxes share its pages longer
     serve(socket.socket(fileno=int(sys.argv[1])), isolate=NO_ISOLATION not in sys.argv[2:])
+
+
+def _stop(signum: int, frame: Any) -> None:
+    """SIGTERM: leave through `serve`'s clean-up (quietly: SystemExit prints nothing)."""
+    raise SystemExit(0)
 
 
 if __name__ == "__main__":
