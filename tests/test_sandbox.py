@@ -23,7 +23,6 @@ import pytest
 
 from attnkit.grading.attempt import call
 from attnkit.sandbox import cgroups, isolation, runner
-from attnkit.sandbox.protocol import Answer, Failure
 from attnkit.sandbox.runner import Limits, SandboxedSubmission
 from attnkit.sandbox.warm import SpawnRequest, WarmParent
 from kit import COURSE
@@ -378,17 +377,16 @@ def held_megabytes(output: str) -> int:
 def test_memory_files_beyond_the_limit_end_the_submission_as_that_calls_failure(limits_probe, whole_limits):
     with SandboxedSubmission(limits_probe, LIMITS) as sandbox:
         result = sandbox.run(probe_call("hoard_memory_files"))
-        assert isinstance(result, Failure) and result.status == "exited"
-        assert "ran out of memory" in result.message
+        assert result.status == "exited" and "ran out of memory" in result.message
         assert held_megabytes(sandbox.captured_output) < LIMITS.memory_mb
-        assert isinstance(sandbox.run(probe_call("double")), Answer)
+        assert sandbox.run(probe_call("double")).status == "ok"
 
 
 def test_memory_held_by_forked_children_ends_the_submission(limits_probe, whole_limits):
     started = time.monotonic()
     with SandboxedSubmission(limits_probe, Limits(call_timeout=30.0, memory_mb=1200)) as sandbox:
         result = sandbox.run(probe_call("hoard_in_children"))
-    assert isinstance(result, Failure) and result.status == "exited" and "ran out of memory" in result.message
+    assert result.status == "exited" and "ran out of memory" in result.message
     assert time.monotonic() - started < 20  # ended by the memory limit, not by the children's 60 s nap or a timeout
 
 
@@ -400,7 +398,7 @@ def test_the_time_budget_stops_a_sleeper_and_every_later_call_times_out_at_once(
             started = time.monotonic()
             results.append(sandbox.run(probe_call("nap")))
             spans.append(time.monotonic() - started)
-    statuses = ["ok" if isinstance(r, Answer) else r.status for r in results]
+    statuses = [result.status for result in results]
     first_timeout = statuses.index("timeout")
     assert 2 <= first_timeout <= 3 and set(statuses[first_timeout:]) == {"timeout"}
     assert all("time budget of 1.5 s is spent" in r.message for r in results[first_timeout:])
@@ -445,10 +443,10 @@ def test_nothing_is_left_of_a_double_forked_setsid_child(limits_probe):
 def test_the_fallback_without_isolation_still_applies_the_rlimits(limits_probe, fallback):
     with SandboxedSubmission(limits_probe, LIMITS, fallback) as sandbox:
         grown = sandbox.run(probe_call("grow_a_memory_file"))
-        assert isinstance(grown, Failure) and grown.status == "crash" and grown.type == "OSError"
+        assert grown.status == "crash" and grown.type == "OSError"
         assert sandbox.captured_output.splitlines()[-1] == f"wrote {isolation.MAX_FILE_MB} MB"
         grabbed = sandbox.run(probe_call("grab_past_the_limit"))
-        assert isinstance(grabbed, Failure) and grabbed.status == "crash" and grabbed.type == "MemoryError"
+        assert grabbed.status == "crash" and grabbed.type == "MemoryError"
 
 
 @pytest.mark.slow
@@ -462,13 +460,44 @@ def test_nothing_is_left_when_the_grader_is_interrupted_or_killed(limits_probe, 
     time.sleep(0.3)  # the sandbox is in its endless loop, its detached child asleep
     os.killpg(driver.pid, signum)  # as Ctrl-C does: the grader's whole process group
     _, errors = driver.communicate(timeout=30)
-    deadline = time.monotonic() + 10
-    while (sandbox_uid in process_uids() or running(warm_pid)) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert sandbox_uid not in process_uids() and not running(warm_pid)
+    assert eventually(lambda: sandbox_uid not in process_uids() and not running(warm_pid))
     assert cgroup_folders(f"{cgroups.TREE_PREFIX}{warm_pid}") == []
     if signum == signal.SIGINT:
         assert errors == "interrupted\n"  # not a word from the warm parent
+
+
+@pytest.mark.slow
+@isolated
+def test_a_sandbox_dies_with_its_warm_parent(limits_probe):
+    parent = WarmParent()
+    launcher = lambda root, limits: parent.spawn(SpawnRequest(str(root), limits.memory_mb, limits.cpu_seconds))
+    with SandboxedSubmission(limits_probe, LIMITS, launcher) as sandbox:
+        sandbox_uid = int(sandbox.run(probe_call("daemonize")).returned.array[0])
+        os.kill(parent.pid, signal.SIGKILL)  # no clean-up of its own: the sandbox, idle, must die by itself
+        assert eventually(lambda: sandbox_uid not in process_uids())
+    parent.close()
+
+
+@pytest.mark.slow
+def test_cgroups_a_killed_warm_parent_left_are_removed_by_the_next(whole_limits):
+    killed = WarmParent()
+    assert killed.cgroup_refusal is None
+    name = f"{cgroups.TREE_PREFIX}{killed.pid}"
+    os.kill(killed.pid, signal.SIGKILL)
+    killed.close()
+    assert cgroup_folders(name)
+    successor = WarmParent()
+    try:
+        assert successor.cgroup_refusal is None and cgroup_folders(name) == []
+    finally:
+        successor.close()
+
+
+def eventually(condition, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return condition()
 
 
 def running(pid: int) -> bool:
