@@ -93,8 +93,10 @@ class CgroupV1:
         self._alarmed = False
 
     def join(self) -> None:
-        _write(self.memory / "cgroup.procs", 0)
-        _write(self.pids / "cgroup.procs", 0)
+        # This thread alone (the process has no other yet): moving a whole thread group would wait
+        # for an RCU grace period under the kernel's global threadgroup lock, milliseconds a sandbox.
+        _write(self.memory / "tasks", 0)
+        _write(self.pids / "tasks", 0)
 
     def ran_out_of_memory(self) -> bool:
         try:

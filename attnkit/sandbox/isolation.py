@@ -216,14 +216,10 @@ def _inside(folder: str, parent: str) -> bool:
 def sandbox_uid() -> int:
     """UID_BASE + this process's pid as the machine sees it (it is 1 in its own namespace).
 
-    Read before the sandbox mounts its own /proc. Distinct for every sandbox
+    Read from the machine's /proc, before the sandbox mounts its own. Distinct for every sandbox
     alive at once, but not across time: pids come back, so `forget_earlier_keyrings`.
     """
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("NSpid:"):
-                return UID_BASE + int(line.split()[1])
-    raise OSError(errno.ENOENT, "no NSpid in /proc/self/status")
+    return UID_BASE + int(os.readlink("/proc/self"))
 
 
 def copy_package(source: Path, target: Path) -> None:
