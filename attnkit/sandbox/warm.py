@@ -220,10 +220,13 @@ class _Parent:
         self.selector.register(self.control, selectors.EVENT_READ, None)
         while True:
             for key, _ in self.selector.select():
-                if key.data is not None:
-                    key.data()
-                elif not self._spawn():
-                    return
+                if key.data is None:
+                    if not self._spawn():
+                        return
+                    continue
+                handle, watch = key.data
+                if watch in self.watches:  # an earlier event of this round may have finished it
+                    handle(watch)
 
     def _spawn(self) -> bool:
         """Fork the sandbox the grader asks for; False when the grader has closed the socket."""
@@ -244,10 +247,10 @@ class _Parent:
             self.control.send(b"{}")
             return True
         self.watches.add(watch)
-        self.selector.register(watch.lifeline, selectors.EVENT_READ, lambda: self._on_lifeline(watch))
-        self.selector.register(watch.pidfd, selectors.EVENT_READ, lambda: self._on_exit(watch))
+        self.selector.register(watch.lifeline, selectors.EVENT_READ, (self._on_lifeline, watch))
+        self.selector.register(watch.pidfd, selectors.EVENT_READ, (self._on_exit, watch))
         if cgroup is not None and cgroup.memory_alarm is not None:
-            self.selector.register(cgroup.memory_alarm, selectors.EVENT_READ, lambda: self._on_memory(watch))
+            self.selector.register(cgroup.memory_alarm, selectors.EVENT_READ, (self._on_memory, watch))
         socket.send_fds(self.control, [b"{}"], [watch.pidfd])
         return True
 
