@@ -8,10 +8,10 @@ sandbox is pid 1 there: when it dies the kernel kills everything it started,
 however detached. The sandbox then calls `enter_own_root` (new mount, network,
 ipc and uts namespaces; a private /tmp, a read-only copy of the submission at
 /submission and a fresh /proc that shows only its own processes, on the
-template; chroot), resource limits, a session keyring of its own, and an
-unprivileged uid of its own with no capabilities (`drop_privileges`). So it
+template; chroot), resource limits, and an unprivileged uid of its own with
+no capabilities and no use of the kernel keyring (`drop_privileges`). So it
 cannot read the course repo, write outside /tmp, see or signal any other
-process, reach the network, or read keys of the grader or of an earlier sandbox.
+process, reach the network, or leave or read keys for the grader or another sandbox.
 
 Where namespaces are not allowed (not root, not Linux, a container that
 forbids them) `probe` says why and the sandbox keeps only the rlimits.
@@ -47,16 +47,20 @@ MS_PRIVATE = 0x40000
 MNT_DETACH = 0x2
 
 PR_SET_PDEATHSIG = 1
+PR_SET_SECCOMP = 22
 PR_SET_NO_NEW_PRIVS = 38
 
-SYS_KEYCTL = {"x86_64": 250, "aarch64": 219, "riscv64": 219, "ppc64le": 271, "s390x": 280}
+KEYRING_CALLS = {  # machine: seccomp's audit arch, and the numbers of add_key, request_key, keyctl
+    "x86_64": (0xC000003E, (248, 249, 250)),
+    "aarch64": (0xC00000B7, (217, 218, 219)),
+}
 KEYCTL_JOIN_SESSION_KEYRING = 1
-KEYCTL_CLEAR = 7
-KEYCTL_INVALIDATE = 21
-KEYCTL_GET_PERSISTENT = 22
-KEY_SPEC_SESSION_KEYRING = -3
-KEY_SPEC_USER_KEYRING = -4
-KEY_SPEC_USER_SESSION_KEYRING = -5
+
+SECCOMP_MODE_FILTER = 2
+SECCOMP_RET_ALLOW = 0x7FFF0000
+SECCOMP_RET_ERRNO = 0x00050000
+BPF_LD_W_ABS, BPF_JEQ_K, BPF_JGE_K, BPF_RET_K = 0x20, 0x15, 0x35, 0x06
+X32_SYSCALL_BIT = 0x40000000
 
 SUBMISSION = "/submission"
 PACKAGE = "exercises"
@@ -131,11 +135,13 @@ def probe() -> str | None:
             unshare(NAMESPACES)
             mount(None, "/", None, MS_REC | MS_PRIVATE)
             join_own_session_keyring()
+            prctl(PR_SET_NO_NEW_PRIVS, 1)
+            deny_the_kernel_keyring()
             os._exit(0)
         except BaseException:
             os._exit(1)
     _, status = os.waitpid(pid, 0)
-    return None if os.waitstatus_to_exitcode(status) == 0 else "unshare, mount or keyctl was refused"
+    return None if os.waitstatus_to_exitcode(status) == 0 else "unshare, mount, keyctl or seccomp was refused"
 
 
 def readable_roots() -> list[str]:
@@ -217,7 +223,8 @@ def sandbox_uid() -> int:
     """UID_BASE + this process's pid as the machine sees it (it is 1 in its own namespace).
 
     Read from the machine's /proc, before the sandbox mounts its own. Distinct for every sandbox
-    alive at once, but not across time: pids come back, so `forget_earlier_keyrings`.
+    alive at once, but not across time: pids come back (one reason sandboxes get no kernel keyring,
+    whose per-uid keyrings outlive the uid's processes).
     """
     return UID_BASE + int(os.readlink("/proc/self"))
 
@@ -269,63 +276,76 @@ def limit_resources(limits: ResourceLimits, *, isolated: bool) -> None:
 
 def drop_privileges(uid: int) -> None:
     """Become `uid` with no groups, no capabilities and no way to gain any back (setuid binaries included),
-    with a session keyring of its own, no key an earlier sandbox of this uid left, and still dying with
-    its parent (a change of uid clears that)."""
+    without the kernel keyring, and still dying with its parent (a change of uid clears that)."""
     join_own_session_keyring()
     prctl(PR_SET_NO_NEW_PRIVS, 1)
     os.setgroups([])
     os.setresgid(uid, uid, uid)
     os.setresuid(uid, uid, uid)
     die_with_parent()
-    forget_earlier_keyrings(uid)
+    deny_the_kernel_keyring()
 
 
-def _keyctl(*args: int | None) -> int:
-    number = SYS_KEYCTL.get(platform.machine())
-    if number is None:
-        raise OSError(errno.ENOSYS, f"keyctl: unknown system call number on {platform.machine()}")
+def _keyring_calls() -> tuple[int, tuple[int, ...]]:
+    calls = KEYRING_CALLS.get(platform.machine())
+    if calls is None:
+        raise OSError(errno.ENOSYS, f"the kernel keyring's system calls are not known on {platform.machine()}")
+    return calls
+
+
+def keyctl(*args: int | None) -> int:
+    """The keyctl system call (glibc has no wrapper); None passes a NULL pointer."""
+    number = _keyring_calls()[1][2]
     result = _libc.syscall(ctypes.c_long(number), *(ctypes.c_long(a) if a is not None else None for a in args))
     if result < 0:
-        error = ctypes.get_errno()
-        raise OSError(error, f"keyctl: {os.strerror(error)}")
+        _check(result, "keyctl")
     return result
 
 
 def join_own_session_keyring() -> None:
-    """A new, empty, anonymous session keyring: the grader's, and any key in it, is out of reach.
+    """As root: a new, empty, anonymous session keyring, so the grader's (and any key in it) is out of reach.
 
-    As root, before dropping privileges: the keyring belongs to root, so the
-    sandbox can use it but not hand it on. A kernel without keyrings has none to share.
+    The seccomp filter of `deny_the_kernel_keyring` already refuses student code
+    every keyring call; this holds should that filter ever be lifted. A kernel
+    without keyrings has none to share.
     """
     try:
-        _keyctl(KEYCTL_JOIN_SESSION_KEYRING, None)
+        keyctl(KEYCTL_JOIN_SESSION_KEYRING, None)
     except OSError as error:
         if error.errno != errno.ENOSYS:
             raise
 
 
-def forget_earlier_keyrings(uid: int) -> None:
-    """As `uid`, before any student code: empty the keyrings the kernel keeps for this uid across processes.
+class _SockFilter(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint16), ("jt", ctypes.c_uint8), ("jf", ctypes.c_uint8), ("k", ctypes.c_uint32)]
 
-    A uid's user and user-session keyrings live as long as the machine (and its
-    persistent keyring for days) after its last process ends, and sandbox uids
-    come back with their pids. Only a uid the kernel holds keys for is touched,
-    so no keyring is ever made for the others.
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(_SockFilter))]
+
+
+def deny_the_kernel_keyring() -> None:
+    """A seccomp filter, for this process and all it starts: add_key, request_key and keyctl fail (EPERM).
+
+    The kernel keyring belongs to the machine, not to a namespace: a key with open
+    permissions is listed in /proc/keys and readable by every uid, a named keyring
+    can be joined by name, and a uid's user keyrings outlive its processes (and
+    sandbox uids come back). So one student's code could leave data for another's.
+    Student code has no use for it. System calls of another architecture (i386
+    through int 0x80, x32) are refused altogether. Needs no_new_privs (or root).
     """
-    if not _holds_keys(uid):
-        return
-    _keyctl(KEYCTL_CLEAR, KEY_SPEC_USER_KEYRING)
-    _keyctl(KEYCTL_CLEAR, KEY_SPEC_USER_SESSION_KEYRING)
-    try:
-        _keyctl(KEYCTL_INVALIDATE, _keyctl(KEYCTL_GET_PERSISTENT, -1, KEY_SPEC_SESSION_KEYRING))
-    except OSError as error:
-        if error.errno != errno.EOPNOTSUPP:  # a kernel without persistent keyrings
-            raise
-
-
-def _holds_keys(uid: int) -> bool:
-    try:
-        with open("/proc/key-users") as users:
-            return any(line.split(":", 1)[0].strip() == str(uid) for line in users)
-    except FileNotFoundError:  # no keyrings in this kernel
-        return False
+    arch, numbers = _keyring_calls()
+    deny = 5 + len(numbers)  # the last instruction
+    program = [
+        (BPF_LD_W_ABS, 0, 0, 4),  # seccomp_data.arch
+        (BPF_JEQ_K, 0, deny - 2, arch),
+        (BPF_LD_W_ABS, 0, 0, 0),  # seccomp_data.nr
+        (BPF_JGE_K, deny - 4, 0, X32_SYSCALL_BIT),
+        *[(BPF_JEQ_K, deny - 5 - i, 0, number) for i, number in enumerate(numbers)],
+        (BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW),
+        (BPF_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EPERM),
+    ]
+    instructions = (_SockFilter * len(program))(*[_SockFilter(*instruction) for instruction in program])
+    filter_program = _SockFprog(len(program), instructions)
+    _check(_libc.prctl(ctypes.c_int(PR_SET_SECCOMP), ctypes.c_ulong(SECCOMP_MODE_FILTER),
+                       ctypes.byref(filter_program), 0, 0), "seccomp")
