@@ -11,6 +11,7 @@ with rlimits only, and one warning says what is not enforced.
 from __future__ import annotations
 
 import atexit
+import math
 import os
 import select
 import selectors
@@ -131,7 +132,7 @@ class SandboxedSubmission:
                   on_standin: StandinHandler | None) -> protocol.Reply:
         """Send the request, answer stand-in calls as they come, return the reply (or raise)."""
         process = self._process
-        deadline = self._budget.deadline(self.limits.call_timeout)
+        deadline = time.monotonic() + self.limits.call_timeout
         if self._pending or select.select([process.responses_r], [], [], 0)[0]:
             raise protocol.ProtocolError("a reply that no request asked for")
         outgoing = bytearray(frame)
@@ -154,7 +155,7 @@ class SandboxedSubmission:
                 writing = process.requests_w in selector.get_map()
                 if outgoing and not writing:
                     selector.register(process.requests_w, selectors.EVENT_WRITE, "requests")
-                remaining = deadline - time.monotonic()
+                remaining = self._budget.cap(deadline) - time.monotonic()
                 if remaining <= 0:
                     raise TimeoutError
                 for key, _ in selector.select(remaining):
@@ -225,35 +226,34 @@ class TimeBudget:
 
     Each call's own timeout stops one endless call; the budget stops a student
     whose every call takes just under it: once it is spent, every remaining call
-    answers `timeout` at once, so a submission costs at most this much time.
+    answers `timeout` at once, so a submission costs the class at most this much
+    time. It counts whole calls, the grader's answers to stand-in calls included,
+    as a call's own timeout does: they are time the submission costs too.
     """
 
     def __init__(self, seconds: float):
         self.seconds = seconds
         self.used = 0.0
-        self._excused = 0.0
+        self._ends = math.inf
 
     @property
     def spent(self) -> bool:
         return self.used >= self.seconds
 
-    def deadline(self, call_timeout: float) -> float:
-        """The monotonic time by which a call starting now must answer."""
-        return time.monotonic() + min(call_timeout, self.seconds - self.used)
-
     @contextmanager
     def counting(self) -> Iterator[None]:
-        """Charge the time spent inside the block (a call into student code) to the budget."""
-        start, self._excused = time.monotonic(), 0.0
+        """Charge the time spent inside the block (one call into student code) to the budget."""
+        start = time.monotonic()
+        self._ends = start + self.seconds - self.used
         try:
             yield
         finally:
-            self.used += time.monotonic() - start - self._excused
+            self.used += time.monotonic() - start
+            self._ends = math.inf
 
-    def excuse(self, seconds: float) -> float:
-        """Time inside a call that was the grader's (answering a stand-in): not charged. Returns it."""
-        self._excused += seconds
-        return seconds
+    def cap(self, deadline: float) -> float:
+        """The earlier of a call's own deadline and the moment the budget runs out."""
+        return min(deadline, self._ends)
 
     def spent_failure(self) -> Failure:
         return Failure("timeout", "", f"the submission's time budget of {self.seconds:g} s is spent")
