@@ -166,15 +166,40 @@ def _package_homes() -> list[str]:
 def build_template(roots: list[str]) -> str:
     """In the warm parent, once: a mount namespace of its own holding the read-only part of every sandbox's root.
 
-    The system and Python folders bound read-only, the devices, and mount points
-    for what each sandbox gets of its own (/tmp, /submission, /proc). The mounts
-    exist only in the warm parent's namespace and the copies its sandboxes get:
-    when they end, so do the mounts. Returns the template's folder.
+    The mounts exist only in the warm parent's namespace and the copies its
+    sandboxes get: when they end, so do the mounts. Returns the template's folder.
     """
     os.umask(0o022)
     unshare(CLONE_NEWNS)
     mount(None, "/", None, MS_REC | MS_PRIVATE)
     template = tempfile.mkdtemp(prefix="attnkit-root-")
+    _fill_template(template, roots)
+    return template
+
+
+def remove_template(template: str) -> None:
+    umount(template, MNT_DETACH)
+    os.rmdir(template)
+
+
+def enter_own_root(template: str, package_root: str, roots: list[str], uid: int) -> None:
+    """In the sandbox (pid 1 of its pid namespace): mount, network, ipc and uts namespaces of its own, and
+    its own root on a copy of the template."""
+    unshare(NAMESPACES & ~CLONE_NEWPID)
+    _own_parts(template, package_root, roots, uid)
+
+
+def build_root(new_root: str, package_root: str, roots: list[str], uid: int) -> None:
+    """For a confined process not forked from a warm parent (nbgrader's kernel), in a mount namespace of its
+    own: template and own parts at once in `new_root`, and chroot there."""
+    os.umask(0o022)
+    _fill_template(new_root, roots)
+    _own_parts(new_root, package_root, roots, uid)
+
+
+def _fill_template(template: str, roots: list[str]) -> None:
+    """A read-only tmpfs with the system and Python folders bound read-only, the devices, and mount points
+    for what each sandbox gets of its own (/tmp, /submission, /proc)."""
     mount("tmpfs", template, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=755")
     for folder in roots:
         if not _inside(folder, SCRATCH):  # those are bound over each sandbox's own /tmp
@@ -188,18 +213,11 @@ def build_template(roots: list[str]) -> str:
         open(f"{template}/dev/{device}", "w").close()
         _bind(f"/dev/{device}", f"{template}/dev/{device}", read_only=False)
     mount(None, template, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
-    return template
 
 
-def remove_template(template: str) -> None:
-    umount(template, MNT_DETACH)
-    os.rmdir(template)
-
-
-def enter_own_root(template: str, package_root: str, roots: list[str], uid: int) -> None:
-    """In the sandbox (pid 1 of its pid namespace): namespaces of its own, its own /tmp, /submission and
-    /proc on a copy of the template, and chroot there."""
-    unshare(NAMESPACES & ~CLONE_NEWPID)
+def _own_parts(template: str, package_root: str, roots: list[str], uid: int) -> None:
+    """A private /tmp, a read-only copy of the submission at /submission and a fresh /proc on the template;
+    chroot there."""
     mount("tmpfs", template + SCRATCH, "tmpfs", MS_NOSUID | MS_NODEV,
           f"size={SCRATCH_MB}m,mode=700,uid={uid},gid={uid}")
     for folder in roots:  # a Python installed under /tmp (a venv, a CI checkout) goes on top of it
