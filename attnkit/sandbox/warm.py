@@ -392,21 +392,27 @@ def _forget_the_course(roots: list[str]) -> None:
 def main() -> None:
     """The warm parent's entry point: argv[1] is the control socket's fd, then maybe --no-isolation."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the grader's to handle; we end when it closes us
-    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGTERM, _exit_now)  # while importing, nothing is made yet that needs cleaning up
     import numpy  # noqa: F401
     import torch  # noqa: F401
 
     from attnkit.sandbox import protocol, worker  # noqa: F401
 
     gc.freeze()  # what is imported now is never collected, so forked sandboxes share its pages longer
+    signal.signal(signal.SIGTERM, _stop)
     with suppress(SystemExit):  # SIGTERM: out through serve's clean-up
         serve(socket.socket(fileno=int(sys.argv[1])), isolate=NO_ISOLATION not in sys.argv[2:])
     sys.stderr.flush()
     os._exit(0)  # all is cleaned up: skip tearing torch down, a tenth of a second the grader would wait for
 
 
+def _exit_now(signum: int, frame: Any) -> None:
+    """SIGTERM while starting: no sandbox yet, nothing made; torch's teardown is not worth waiting for."""
+    os._exit(0)
+
+
 def _stop(signum: int, frame: Any) -> None:
-    """SIGTERM: leave quietly, through `serve`'s clean-up when it has begun."""
+    """SIGTERM once serving: leave quietly through `serve`'s clean-up."""
     raise SystemExit(0)
 
 
