@@ -238,7 +238,7 @@ def test_an_unisolated_sandbox_warns_once_saying_what_is_not_enforced(monkeypatc
 # --- whole-submission limits: memory and time across a submission, keyrings, nothing left running -----
 
 LIMITS_PROBE = '''
-import ctypes, os, platform, resource, time
+import ctypes, os, platform, time
 import torch
 
 KEYCTL = {"x86_64": 250, "aarch64": 219}[platform.machine()]
