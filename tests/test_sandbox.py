@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from pathlib import Path
@@ -476,16 +477,18 @@ def test_a_sandbox_dies_with_its_warm_parent(limits_probe):
 
 
 @pytest.mark.slow
-def test_cgroups_a_killed_warm_parent_left_are_removed_by_the_next(whole_limits):
+@isolated
+def test_what_a_killed_warm_parent_left_is_removed_by_the_next(whole_limits):
     killed = WarmParent()
     assert killed.cgroup_refusal is None
-    name = f"{cgroups.TREE_PREFIX}{killed.pid}"
+    cgroup_name, template = f"{cgroups.TREE_PREFIX}{killed.pid}", f"{isolation.TEMPLATE_PREFIX}{killed.pid}-*"
     os.kill(killed.pid, signal.SIGKILL)
     killed.close()
-    assert cgroup_folders(name)
+    assert cgroup_folders(cgroup_name) and list(Path(tempfile.gettempdir()).glob(template))
     successor = WarmParent()
     try:
-        assert successor.cgroup_refusal is None and cgroup_folders(name) == []
+        assert successor.cgroup_refusal is None
+        assert cgroup_folders(cgroup_name) == [] and list(Path(tempfile.gettempdir()).glob(template)) == []
     finally:
         successor.close()
 

@@ -67,6 +67,7 @@ PACKAGE = "exercises"
 SCRATCH = "/tmp"
 SYSTEM_DIRS = ("/usr", "/etc", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32")
 DEVICES = ("null", "zero", "random", "urandom")
+TEMPLATE_PREFIX = "attnkit-root-"
 UID_BASE = 2_000_000  # sandbox uids are UID_BASE + the sandbox's pid: unused by anyone, distinct per live sandbox
 SCRATCH_MB = 64
 MAX_PROCESSES = 64
@@ -172,9 +173,21 @@ def build_template(roots: list[str]) -> str:
     os.umask(0o022)
     unshare(CLONE_NEWNS)
     mount(None, "/", None, MS_REC | MS_PRIVATE)
-    template = tempfile.mkdtemp(prefix="attnkit-root-")
+    _remove_stale_templates()
+    template = tempfile.mkdtemp(prefix=f"{TEMPLATE_PREFIX}{os.getpid()}-")
     _fill_template(template, roots)
     return template
+
+
+def _remove_stale_templates() -> None:
+    """The (empty) template folders of warm parents killed before they could remove them: named by pid."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{TEMPLATE_PREFIX}*-*"):
+        owner = folder.name[len(TEMPLATE_PREFIX):].split("-")[0]
+        if owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
+            try:
+                folder.rmdir()
+            except OSError:  # not empty, not ours: leave it
+                pass
 
 
 def remove_template(template: str) -> None:
