@@ -21,7 +21,7 @@ PYTEST_INI = Path(__file__).with_name("pytest.ini")
 def limits_from(course: Course) -> Limits:
     settings = course.settings
     return Limits(call_timeout=settings.call_timeout, memory_mb=settings.memory_limit_mb,
-                  output_kb=settings.output_limit_kb)
+                  output_kb=settings.output_limit_kb, time_budget=settings.time_budget)
 
 
 def select_checks(course: Course, exercise_ids: Iterable[str] | None, public_only: bool,
