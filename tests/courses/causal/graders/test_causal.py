@@ -6,8 +6,8 @@ random, so a mask on the wrong side of the diagonal, a mask filled with 0 and a 
 the softmax give different weights. Queries and keys are as many as the tokens (self-attention),
 so the weights are square: a mask only shows in the numbers.
 
-`test_no_weight_on_later_tokens` asks no comparison with the reference: it reads the student's
-own weights and names any weight on a later token above the course's `future_weight_limit`.
+One check compares nothing with the reference: it reads the student's own weights and names any
+weight on a later token above the exercise's setting `future_weight_limit`.
 """
 import numpy as np
 
