@@ -5,7 +5,12 @@ import re
 
 import pytest
 
-from attnkit.grading.catalogue import markdown_table
+import numpy as np
+
+from attnkit.errors import KitError
+from attnkit.grading.attempt import call
+from attnkit.grading.catalogue import load_catalogue, markdown_table
+from attnkit.grading.oracle import ReferenceOracle
 from attnkit.grading.variants import apply_variant
 from kit import CATALOGUE, COURSE, REPO
 
@@ -61,3 +66,18 @@ def test_the_readme_lists_every_mistake():
     table = markdown_table(CATALOGUE, COURSE.ids)
     assert table in (REPO / "README.md").read_text(), (
         "README's mistake table is stale: paste the output of `python -m attnkit.grading.catalogue`")
+
+
+def test_a_catalogue_without_the_engines_own_ids_is_refused_naming_them(tmp_path):
+    (tmp_path / "one.toml").write_text('[mistake.one-wrong]\nexercise = "one"\nsummary = "s"\n'
+                                       'explanation = "One. Two."\nhint = "h"\n')
+    with pytest.raises(KitError, match="no words for not-implemented, crash"):
+        load_catalogue(tmp_path)
+
+
+def test_a_model_switching_an_id_the_catalogue_lacks_is_refused_naming_it(tmp_path):
+    (tmp_path / "softmax.py").write_text("def softmax(flaws, x, dim=-1):\n"
+                                         "    return x * 2 if flaws.on('softmax-typo') else x\n")
+    oracle = ReferenceOracle(COURSE.solutions_dir, tmp_path, CATALOGUE.mistakes)
+    with pytest.raises(KitError, match=r"softmax\.py: the model switches 'softmax-typo'"):
+        list(oracle.candidates(call("softmax", "softmax", np.ones((2, 2)), -1), 1))

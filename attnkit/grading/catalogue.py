@@ -23,6 +23,9 @@ from attnkit.config import read_toml
 from attnkit.errors import KitError
 
 GENERIC = "*"
+# The ids the engine itself names, whatever the course: every catalogue must give them words.
+ENGINE_IDS = ("not-implemented", "crash", "timeout", "exited", "malformed-reply", "wrong-shape", "wrong-type",
+              "not-finite", "mutates-input", "hard-coded", "wrong-values")
 SIGNATURES = ("batch-only", "overflow-only")
 KEYS = {"exercise", "summary", "explanation", "hint", "variants", "forbid", "signature"}
 
@@ -85,6 +88,10 @@ def load_catalogue(folder: Path) -> Catalogue:
             if mistake_id in mistakes:
                 raise KitError(f"{path}: mistake.{mistake_id}: defined twice")
             mistakes[mistake_id] = _read_mistake(path, mistake_id, entry)
+    missing = [m for m in ENGINE_IDS if m not in mistakes]
+    if missing:
+        raise KitError(f"{folder}: the catalogue has no words for {', '.join(missing)}, which the kit names itself "
+                       f"(copy common.toml from the kit's own course and adapt its words)")
     return Catalogue(list(mistakes.values()))
 
 

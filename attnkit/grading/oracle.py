@@ -18,7 +18,7 @@ import sys
 import tempfile
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Iterator, Protocol
+from typing import Any, Collection, Iterator, Protocol
 
 import numpy as np
 
@@ -59,9 +59,11 @@ class Oracle(Protocol):
 class ReferenceOracle:
     """The reference solutions and the course's mistake models, run in this (trusted) process."""
 
-    def __init__(self, solutions_dir: Path, models_dir: Path):
+    def __init__(self, solutions_dir: Path, models_dir: Path, known: Collection[str] | None = None):
+        """`known`: the catalogue's ids; a model switching any other is refused, naming it."""
         self.solutions_dir = Path(solutions_dir)
         self.models = ModelLibrary(Path(models_dir))
+        self.known = set(known) if known is not None else None
         self._workdir = tempfile.TemporaryDirectory(prefix="attnkit-oracle-")
         # A package name of this oracle's own: a second oracle in the process must not find
         # the first one's package in sys.modules, pointing at a folder since deleted.
@@ -97,6 +99,10 @@ class ReferenceOracle:
         if model is None:
             return
         for candidate in enumerate_answers(model, model_arguments(request), size):
+            unknown = sorted(m for m in candidate.mistakes if self.known is not None and m not in self.known)
+            if unknown:
+                raise KitError(f"{self.models.folder / (request.module + '.py')}: the model switches "
+                               f"{unknown[0]!r}, which the catalogue does not have")
             yield Candidate(candidate.mistakes, as_values(candidate.answer))
 
     def crashing(self, request: Request) -> list[str]:

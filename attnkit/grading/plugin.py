@@ -190,7 +190,9 @@ class GradingPlugin:
         report = outcome.get_result()
         if report.when == "call" or (report.when == "setup" and report.failed):
             error = call.excinfo.value if call.excinfo else None
-            if error is not None and not isinstance(error, CheckFailed):
+            if isinstance(error, KitError):  # the course's own mistake (a model naming an unknown id, ...)
+                self.fatal = self.fatal or error
+            elif error is not None and not isinstance(error, CheckFailed):
                 self.internal_errors.append(f"{item.nodeid}: {type(error).__name__}: {error}")
 
     def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:

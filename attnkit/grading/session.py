@@ -39,7 +39,7 @@ def select_checks(course: Course, exercise_ids: Iterable[str] | None, public_onl
 def make_oracle(course: Course) -> Oracle:
     """The reference where the course has it, else the handout's recorded answers."""
     if course.solutions_dir.is_dir():
-        return ReferenceOracle(course.solutions_dir, course.mistakes_dir)
+        return ReferenceOracle(course.solutions_dir, course.mistakes_dir, load_catalogue(course.mistakes_dir).mistakes)
     return RecordedOracle(course.graders_dir / RECORDED_ANSWERS)
 
 
