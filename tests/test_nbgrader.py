@@ -651,3 +651,10 @@ def test_kernel_environment_names_no_course(tmp_path, options):
     environment = json.loads(result.stdout)
     assert COURSE_PATH_VARIABLE not in environment
     assert [v for v in environment.values() if str(REPO) in v or "course.toml" in v] == []
+
+
+def test_a_helper_only_the_reference_defines_goes_into_the_answer_cell_as_solution():
+    stub = 'import torch\n\n\ndef whole(x):\n    """Doc."""\n    raise NotImplementedError\n'
+    solution = 'import torch\n\n\ndef half(x):\n    return x / 2\n\n\ndef whole(x):\n    """Doc."""\n    return half(x) * 2\n'
+    cell = answer_cell_source("whole", stub, solution)
+    assert cell.index("### BEGIN SOLUTION\ndef half(x):") < cell.index("def whole(x):")

@@ -113,12 +113,14 @@ class _Merge:
     def _block(self, stub_body: list[Node], solution_body: list[Node], first_line: int, last_line: int) -> list[str]:
         """Module or class statements, paired by the name they define."""
         counterparts = {_name(n): n for n in solution_body if _name(n)}
+        own = self._reference_only(stub_body, solution_body)
         out: list[str] = []
         cursor = first_line
         for node in stub_body:
             out += self._stub(cursor, _start(node) - 1)
             cursor = node.end_lineno + 1
             counterpart = counterparts.get(_name(node))
+            out += own.pop(_name(node), [])
             if node is self._last_import(self.stub_tree):
                 out += self._stub(_start(node), node.end_lineno) + self._missing_imports()
                 continue
@@ -132,7 +134,31 @@ class _Merge:
                 out += self._function(node, counterpart)
             else:
                 out += self._replaced(node, counterpart)
-        return out + self._stub(cursor, last_line)
+        return out + self._stub(cursor, last_line) + [line for lines in own.values() for line in lines]
+
+    def _reference_only(self, stub_body: list[Node], solution_body: list[Node]) -> dict[str | None, list[str]]:
+        """The reference's definitions the stub lacks (a helper function, a constant), each marked as
+        solution and placed before the stub's first definition that follows it in the reference (None:
+        at the end), so the answer cell holds everything the reference needs to run."""
+        stub_names = {_name(n) for n in stub_body}
+        placed: dict[str | None, list[str]] = {}
+        waiting: list[Node] = []
+        for node in solution_body:
+            name = _name(node)
+            if name in stub_names:
+                if waiting:
+                    placed[name] = self._marked_nodes(waiting)
+                    waiting = []
+            elif name is not None:
+                waiting.append(node)
+        if waiting:
+            placed[None] = self._marked_nodes(waiting)
+        return placed
+
+    def _marked_nodes(self, nodes: list[Node]) -> list[str]:
+        lines = [line for node in nodes for line in [*self._solution(self._comments_above(node), node.end_lineno), ""]]
+        indent = self.solution_lines[nodes[0].lineno - 1][: nodes[0].col_offset]
+        return _marked(lines[:-1], indent) + [""]
 
     @staticmethod
     def _last_import(tree: ast.Module) -> Node | None:
