@@ -124,7 +124,12 @@ class Attempt:
 
     def run(self, request: Request) -> Reply:
         """The student's raw answer, with no verdict (for checks that judge structure or rules)."""
-        return self.sandbox.run(request)
+        return self.sandbox.run(self._recorded(request))
+
+    def _recorded(self, request: Request) -> Request:
+        """Where the exercise forbids names, the sandbox also notes the softmax-like calls it sees."""
+        forbids = any(m.forbid for m in self.context.catalogue.for_exercise(self.context.exercise.id))
+        return replace(request, record=True) if forbids and not isinstance(request, ConstantsRequest) else request
 
     def reference(self, request: Request) -> Answer:
         return self.oracle.reference(request)
@@ -390,7 +395,7 @@ class Attempt:
                 self._standin_calls.append((standin, standin_call))  # the first call of each is asked again
             return self.oracle.standin(standin, standin_call)
 
-        return self.sandbox.run(self._with_standins(request), answer)
+        return self.sandbox.run(self._recorded(self._with_standins(request)), answer)
 
     def _carry(self, request: Request) -> bool:
         """Right with stand-ins: find which dependency of the student's was wrong, by asking it directly.

@@ -37,8 +37,31 @@ class NotRecorded(KitError):
 
 
 def request_key(request: Request) -> str:
-    """A stable digest of a request: equal requests give equal keys."""
-    return hashlib.sha256(protocol.encode(request)).hexdigest()
+    """A stable digest of a request: equal requests give equal keys (arrays by their float64 bytes)."""
+    digest = hashlib.sha256(type(request).__name__.encode())
+    _digest(request, digest)
+    return digest.hexdigest()
+
+
+def _digest(value: Any, digest: Any) -> None:
+    if isinstance(value, np.ndarray):
+        data = np.ascontiguousarray(value, dtype=np.float64)
+        digest.update(b"a" + repr(data.shape).encode() + data.tobytes())
+    elif hasattr(value, "__dataclass_fields__"):
+        for name in value.__dataclass_fields__:
+            digest.update(b"f" + name.encode())
+            _digest(getattr(value, name), digest)
+    elif isinstance(value, (tuple, list)):
+        digest.update(b"(%d" % len(value))
+        for item in value:
+            _digest(item, digest)
+    elif isinstance(value, dict):
+        digest.update(b"{%d" % len(value))
+        for key in value:
+            digest.update(b"k" + str(key).encode())
+            _digest(value[key], digest)
+    else:
+        digest.update(b"v" + repr(value).encode())
 
 
 class Oracle(Protocol):

@@ -13,7 +13,8 @@ import hashlib
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
 
 import numpy as np
 import pytest
@@ -171,16 +172,16 @@ class GradingPlugin:
         digest = hashlib.sha256(f"{exercise.id}/{check.test}/{salt}".encode()).digest()
         return np.random.default_rng(int.from_bytes(digest[:8], "big"))
 
-    @pytest.fixture
-    def settings(self, request: pytest.FixtureRequest, attnkit_student: str) -> dict[str, Any]:
-        """The exercise's own settings (declared by its grader, set in course.toml)."""
-        _, exercise, _ = self._places[request.node.nodeid]
-        return dict(exercise.settings)
+    @pytest.fixture(scope="module")
+    def settings(self, request: pytest.FixtureRequest) -> dict[str, Any]:
+        """The exercise's own settings (declared by its grader, set in course.toml), read-only."""
+        exercise_id = Path(str(request.module.__file__)).stem.removeprefix("test_")
+        return MappingProxyType(dict(self.course.exercise(exercise_id).settings))
 
-    @pytest.fixture
-    def data(self) -> dict[str, Any]:
-        """The lesson's numbers, from course.toml's [data]."""
-        return {k: v.copy() if isinstance(v, np.ndarray) else v for k, v in self.course.data.items()}
+    @pytest.fixture(scope="session")
+    def data(self) -> Mapping[str, Any]:
+        """The lesson's numbers, from course.toml's [data], read-only (shared by every check)."""
+        return MappingProxyType({k: _read_only(v) for k, v in self.course.data.items()})
 
     # --- verdicts ---------------------------------------------------------
 
@@ -238,6 +239,13 @@ class GradingPlugin:
                                    problem, "malformed-reply")
         self.on_result(SubmissionResult(state.submission.student, results, problem=problem, output=output,
                                         fingerprint=state.submission.fingerprint))
+
+
+def _read_only(value: Any) -> Any:
+    if isinstance(value, np.ndarray):
+        value = value.copy()
+        value.flags.writeable = False
+    return value
 
 
 def zero_results(course: Course, tests: dict[str, list[str]], problem: str, mistake: str | None = None) -> dict[str, ExerciseResult]:

@@ -15,6 +15,13 @@ from attnkit.grading.results import SubmissionResult
 from attnkit.sandbox.runner import Limits, opener
 
 RECORDED_ANSWERS = "expected.json"
+# pytest's per-test machinery the graders do not use: output capture (graders print nothing; students'
+# output is the sandbox's), warning and log capture, fault and unraisable-exception hooks (each test's
+# garbage collection), assertion rewriting, the cache, the terminal report.
+QUIET_PYTEST = ("--capture=no", "--assert=plain", "-p", "no:cacheprovider", "-p", "no:terminal", "-p", "no:stepwise",
+                "-p", "no:logging", "-p", "no:warnings", "-p", "no:faulthandler", "-p", "no:unraisableexception",
+                "-p", "no:threadexception", "-p", "no:junitxml", "-p", "no:doctest", "-p", "no:pastebin",
+                "-p", "no:nose", "-p", "no:setuponly", "-p", "no:setupplan")
 PYTEST_INI = Path(__file__).with_name("pytest.ini")
 
 
@@ -66,7 +73,7 @@ def run_checks(course: Course, submissions: list[Submission], *, exercise_ids: I
         if not Path(path).is_file():
             raise KitError(f"{path}: grader file missing")
     args = ["-c", str(PYTEST_INI), "--rootdir", str(course.graders_dir), "--noconftest", "--disable-plugin-autoload",
-            "-p", "no:cacheprovider", "-p", "no:terminal", "-p", "no:stepwise", "--import-mode=importlib", *files]
+            *QUIET_PYTEST, "--import-mode=importlib", *files]
     code = pytest.main(args, plugins=[plugin])
     if plugin.fatal:
         raise plugin.fatal

@@ -68,6 +68,7 @@ class CallRequest:
     args: tuple[Value, ...]
     dtype: str = "float32"
     standins: tuple[Standin, ...] = ()
+    record: bool = False  # note the softmax-like torch functions the code calls (costs a little every op)
 
 
 @dataclass(frozen=True)
@@ -92,6 +93,7 @@ class ModuleRequest:
     dtype: str = "float32"
     zero_unset: bool = False
     standins: tuple[Standin, ...] = ()
+    record: bool = False
 
 
 @dataclass(frozen=True)
@@ -163,7 +165,7 @@ class LayerReport:
 class Answer:
     """A request that ran to the end.
 
-    `inputs_after`: the array arguments after the call (an in-place change shows); `calls`: torch
+    `inputs_after`: each array argument after the call where the call changed it, else None; `calls`: torch
     functions the code was seen to call (runtime evidence that may add to a finding, never clear
     one); `layer`: for a ModuleRequest; `constants`: for a ConstantsRequest.
     """
