@@ -88,8 +88,10 @@ def main() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def check(exercise_ids: tuple[str, ...], as_json: bool) -> None:
     """Run the public checks on ./exercises and explain each failure."""
+    from attnkit.sandbox.runner import prewarm
     from attnkit.self_check import check_folder
 
+    prewarm()  # the sandbox's torch import overlaps reading the course and collecting the checks
     run = check_folder(Path.cwd(), exercise_ids)
     if as_json:
         click.echo(json.dumps(run.to_json(), indent=2))

@@ -5,7 +5,6 @@ grader: the answer depends on the keys the student chose, so it cannot be record
 Every check names every mistake it sees.
 """
 import numpy as np
-import torch
 
 from attnkit.grading.attempt import constants
 
@@ -51,8 +50,9 @@ def table(attempt, cake: dict, name: str, shape: tuple[int, ...]) -> np.ndarray:
 
 def cake_weights(queries: np.ndarray, keys: np.ndarray, scaled: bool = True) -> np.ndarray:
     """Cake's weights on (eggless, chocolate, cake), as the lesson's Step 1 code computes them."""
-    scores = torch.tensor(queries[CAKE] @ keys.T / (np.sqrt(keys.shape[-1]) if scaled else 1.0))
-    return torch.softmax(scores, dim=-1).numpy()
+    scores = queries[CAKE] @ keys.T / (np.sqrt(keys.shape[-1]) if scaled else 1.0)
+    powers = np.exp(scores - scores.max())  # the lesson's Step 3, as its step-by-step writes it
+    return powers / powers.sum()
 
 
 def numbers(values: np.ndarray) -> str:

@@ -383,12 +383,18 @@ def warn_unenforced(refusal: str | None, cgroup_refusal: str | None) -> None:
     print(f"attnkit: warning: {'; '.join(parts)}.", file=sys.stderr)
 
 
+def prewarm() -> None:
+    """Start the warm parent now (on Linux), so its torch import overlaps whatever the caller does next:
+    the first thing `attnkit check` does, as the parent's start is the command's critical path."""
+    if sys.platform.startswith("linux"):
+        warm_parent()
+
+
 def opener(limits: Limits, *, warn: bool = True) -> Callable[[Path], SandboxedSubmission]:
     """How a grading session opens sandboxes. On Linux the warm parent starts now and imports torch
     while the grader collects its checks; the launcher is only chosen (waiting for it) at the first
     sandbox."""
-    if sys.platform.startswith("linux"):
-        warm_parent()
+    prewarm()
     launchers: list[Launcher] = []
 
     def open_sandbox(package_root: Path) -> SandboxedSubmission:
