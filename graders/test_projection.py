@@ -34,11 +34,14 @@ def self_attention(rng: np.random.Generator, d_model: int, d_k: int, tokens: tup
                  upstream=upstream, dtype=dtype)
 
 
-def check_make_up(attempt, request):
+def check_make_up(attempt, request, reply):
     """The layer's make-up, and whether every part the checks must set can be set; each one that cannot
-    is named (its numbers are then the student's own, so values are not compared)."""
+    is named (its numbers are then the student's own, so values are not compared). Read from the
+    student's reply, or from building the layer alone when running it failed (a layer whose forward
+    crashes because of its make-up is still named for its cause)."""
     d_model, d_k = request.init
-    built = attempt.require(attempt.run(replace(request, input=None, upstream=None))).layer
+    built = reply.layer if getattr(reply, "layer", None) is not None else \
+        attempt.require(attempt.run(replace(request, input=None, upstream=None))).layer
     blocked = False
     for name, part in built.parts.items():
         if part.same_as:
@@ -66,10 +69,11 @@ def check_make_up(attempt, request):
 
 def judge(attempt, request):
     """The student's answer if it is right; else every mistake found, named."""
-    built, blocked = check_make_up(attempt, request)
+    reply = attempt.run(request)
+    built, blocked = check_make_up(attempt, request, reply)
     if blocked:
         return None
-    answer = attempt.expect(request, names=NAMES)
+    answer = attempt.expect(request, names=NAMES, student=reply)
     finding = attempt.unexplained()
     if answer is None and finding is not None:
         explain_probes(attempt, request, built, finding)

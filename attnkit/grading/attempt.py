@@ -185,19 +185,20 @@ class Attempt:
     # --- the whole check -----------------------------------------------------------------------
 
     def expect(self, request: Request, *, tame: Request | None = None, batched: bool = False,
-               names: Sequence[str] = ()) -> Answer | None:
+               names: Sequence[str] = (), student: Reply | None = None) -> Answer | None:
         """The student's answer if it is right (alone, or with stand-ins for its dependencies), else None.
 
         `tame`: the same question on small numbers (the reference answers both alike), asked when
         the answer overflows. `batched`: the request has batch dimensions; a wrong answer is also
-        asked for its first 2-D slice. `names`: the outputs' names for feedback.
+        asked for its first 2-D slice. `names`: the outputs' names for feedback. `student`: the student's
+        reply to `request`, when the check has asked already (to read a layer's make-up first).
         """
         reference = self.reference(request)
         names = names or _default_names(reference)
         if getattr(self.oracle, "records", False):  # a handout records the follow-up questions' answers too
             for follow_up in ([tame] if tame else []) + ([_sliced(request)] if batched else []):
                 self.reference(follow_up)
-        student = self.run(request)
+        student = self.run(request) if student is None else student
         self._forbidden(student)
         problem = self._problem(request, student, reference, names)
         if problem is None:
