@@ -98,6 +98,7 @@ class ExerciseContext:
     carried: dict[str, list[str]]         # exercise id -> the exercises whose mistakes it was spared
     answers: list[tuple[str, list[np.ndarray]]] = field(default_factory=list)  # earlier (request, reference)
     no_pair: bool = False  # no pair of mistakes explained an earlier answer: the same code, so none will
+    established: list[tuple[str, ...]] = field(default_factory=list)  # explanations earlier answers proved
 
     @property
     def rtol(self) -> float:
@@ -262,10 +263,18 @@ class Attempt:
                  names: Sequence[str], batched: bool) -> None:
         """One mistake, else two, else a batch-only or input-independent sign, else what was seen."""
         finite = any(np.isfinite(v).any() for v in values)  # nan and inf alone say too little to name a mistake
+        for proven in self.context.established if finite else ():  # the same code: try what it proved first
+            found = explanations(values, self.oracle.candidates(request, len(proven), proven),
+                                 self.context.rtol, self.context.atol)
+            if found:
+                self.record.findings.append(Finding(found, fallback=self._generic(values, expected, names)[0]))
+                return
         for size in ((1,) if self.context.no_pair else (1, 2)) if finite else ():
             found = explanations(values, self.oracle.candidates(request, size), self.context.rtol, self.context.atol)
             if found:
                 self.record.findings.append(Finding(found, fallback=self._generic(values, expected, names)[0]))
+                if len(found) == 1 and found[0] not in self.context.established:
+                    self.context.established.append(found[0])
                 return
             self.context.no_pair = size == 2
         if batched and self._batch_only(request, names):

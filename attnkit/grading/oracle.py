@@ -67,7 +67,7 @@ def _digest(value: Any, digest: Any) -> None:
 class Oracle(Protocol):
     def reference(self, request: Request) -> Answer: ...
 
-    def candidates(self, request: Request, size: int) -> Iterator[Candidate]: ...
+    def candidates(self, request: Request, size: int, within: Collection[str] | None = None) -> Iterator[Candidate]: ...
 
     def crashing(self, request: Request) -> list[str]: ...
 
@@ -116,12 +116,13 @@ class ReferenceOracle:
             self._cache[key] = reply
         return self._cache[key]
 
-    def candidates(self, request: Request, size: int) -> Iterator[Candidate]:
-        """What each configuration of `size` mistakes computes on this request (none for constants)."""
+    def candidates(self, request: Request, size: int, within: Collection[str] | None = None) -> Iterator[Candidate]:
+        """What each configuration of `size` mistakes (of `within`, if given) computes on this request
+        (none for constants)."""
         model = self._model(request)
         if model is None:
             return
-        for candidate in enumerate_answers(model, model_arguments(request), size):
+        for candidate in enumerate_answers(model, model_arguments(request), size, set(within) if within else None):
             unknown = sorted(m for m in candidate.mistakes if self.known is not None and m not in self.known)
             if unknown:
                 raise KitError(f"{self.models.folder / (request.module + '.py')}: the model switches "
@@ -241,8 +242,8 @@ class RecordingOracle:
                 [sorted(c.mistakes), [v.tolist() for v in c.answer]] for c in self.inner.candidates(request, size)])
         return answer
 
-    def candidates(self, request: Request, size: int) -> Iterator[Candidate]:
-        return self.inner.candidates(request, size)
+    def candidates(self, request: Request, size: int, within: Collection[str] | None = None) -> Iterator[Candidate]:
+        return self.inner.candidates(request, size, within)
 
     def crashing(self, request: Request) -> list[str]:
         return self.inner.crashing(request)
@@ -281,9 +282,10 @@ class RecordedOracle:
     def reference(self, request: Request) -> Answer:
         return protocol.decode(self._entry(request)["reference"].encode(), (Answer,))
 
-    def candidates(self, request: Request, size: int) -> Iterator[Candidate]:
+    def candidates(self, request: Request, size: int, within: Collection[str] | None = None) -> Iterator[Candidate]:
         for mistakes, values in self._entry(request)["candidates"].get(str(size), []):
-            yield Candidate(frozenset(mistakes), [np.asarray(v, dtype=np.float64) for v in values])
+            if within is None or set(mistakes) <= set(within):
+                yield Candidate(frozenset(mistakes), [np.asarray(v, dtype=np.float64) for v in values])
 
     def crashing(self, request: Request) -> list[str]:
         return list(self._entry(request)["crashing"])
