@@ -104,9 +104,11 @@ def _is_import(node: ast.stmt) -> bool:
 
 
 def _binds(node: ast.stmt) -> set[str]:
-    """The top-level names a statement defines."""
+    """The top-level names a statement defines (none for a `__future__` import: it is kept, as it changes the rest)."""
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
         return {node.name}
+    if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+        return set()
     if _is_import(node):
         return {(alias.asname or alias.name).split(".")[0] for alias in node.names}
     targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
@@ -123,7 +125,7 @@ def _uses(node: ast.stmt) -> set[str]:
 def _kept_source(node: ast.stmt, lines: list[str], wanted: set[str], public: set[str]) -> str:
     """The statement's own lines: an import narrowed to the names used, a helper without its docstring."""
     if _is_import(node):
-        names = [a for a in node.names if (a.asname or a.name).split(".")[0] in wanted]
+        names = [a for a in node.names if (a.asname or a.name).split(".")[0] in wanted or not _binds(node)]
         narrowed = type(node)(**{**vars(node), "names": names}) if len(names) < len(node.names) else None
         return ast.unparse(narrowed) + "\n" if narrowed else "".join(lines[node.lineno - 1:node.end_lineno])
     first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from attnkit.class_grading import grade_class
-from attnkit.config import ConfigError
+from attnkit.config import ConfigError, load_course
 from attnkit.errors import KitError
 from attnkit.gradescope.autograder import uploaded_entry
 from attnkit.gradescope.export import write_autograder
@@ -106,6 +106,7 @@ def test_public_checks_are_visible_and_hidden_ones_wait_for_publishing():
     assert [(t["score"], t["max_score"], t["status"]) for t in results["tests"]] == [
         (1.0, 1.0, "passed"), (0.0, 1.0, "failed")]
     assert results["score"] == 1.0
+    assert results["tests"][1]["extra_data"] == {"mistakes": ["softmax-wrong-dim"], "carried_from": []}
     assert_gradescope_format(results)
 
 
@@ -120,6 +121,16 @@ def test_a_course_may_show_its_hidden_checks_at_once_and_then_the_score():
     results = results_json(graded(), course)
     assert {t["visibility"] for t in results["tests"]} == {"visible"}
     assert "Score: 1 / 2, hidden checks included." in results["output"]
+
+
+def test_course_toml_says_when_hidden_checks_are_shown(tmp_path):
+    text = COURSE.file.read_text().replace('hidden_visibility = "after_published"', 'hidden_visibility = "after_due_date"')
+    (tmp_path / "course.toml").write_text(text)
+    (tmp_path / "graders").symlink_to(COURSE.graders_dir)
+    course = load_course(tmp_path / "course.toml")
+    results = results_json(graded(), course)
+    assert [t["visibility"] for t in results["tests"]] == ["visible", "after_due_date"]
+    assert results["output"].endswith("The 1 hidden checks are shown after the due date.")
 
 
 def test_a_checks_output_is_its_mistakes_diagnosis_and_hint_as_plain_text_nothing_escaped():

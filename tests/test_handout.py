@@ -81,6 +81,8 @@ def test_no_mistake_model_is_handed_out(handed_out):
 
 def test_a_public_check_keeps_what_it_reaches_and_loses_the_rest():
     grader = '''"""Hidden checks use a 5x7 grid and seed 99."""
+from __future__ import annotations
+
 import numpy as np
 import pytest
 from attnkit.grading.attempt import call, layer
@@ -117,6 +119,8 @@ def test_hidden(attempt, rng):
     kept = public_only(grader, exercise)
     assert "def test_public" in kept and '"""rows sum to one"""' in kept  # a check's docstring is its name
     assert "def helper" in kept and "def grid" in kept and "SHAPE = (3, 4)" in kept and "SETTINGS" in kept
+    assert kept.startswith('"""Public checks of exercise `softmax`, run by `attnkit check`; hidden checks run at '
+                           'grading."""\nfrom __future__ import annotations\nimport pytest\n')
     assert "from attnkit.grading.attempt import call\n" in kept and "import numpy" not in kept
     for gone in ("test_hidden", "hidden_only", "HIDDEN_SHAPE", "5x7", "layer"):
         assert gone not in kept

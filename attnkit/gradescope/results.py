@@ -2,7 +2,8 @@
 
 One Gradescope test a check, in the course's order (`number` "exercise.check"), with its points, its
 status, and as output the mistakes found, the diagnosis and the hint (or, for a check spared by
-error carried forward, the sentence saying so). Public checks are `visible`; hidden checks take
+error carried forward, the sentence saying so); its `extra_data` keeps the mistake ids and
+`carried_from` for the instructor's exports. Public checks are `visible`; hidden checks take
 course.toml's `[grading] hidden_visibility` (`after_published` unless the course says otherwise),
 and the text shown to students at once, the top-level `output`, says nothing of them: not their
 findings, and not the total score while they are hidden (Gradescope hides the total too, then).
@@ -46,7 +47,8 @@ def results_json(result: SubmissionResult, course: Course) -> dict[str, Any]:
                           "status": "passed" if check.passed else "failed",
                           "output": "" if result.problem else check_output(check),
                           "tags": [exercise.id, "public" if check.public else "hidden"],
-                          "visibility": "visible" if check.public else hidden})
+                          "visibility": "visible" if check.public else hidden,
+                          "extra_data": {"mistakes": check.mistakes, "carried_from": check.carried_from}})
     return {"score": result.score, "output": summary(result, hidden), "output_format": "text",
             "test_output_format": "text", "test_name_format": "text", "tests": tests}
 
