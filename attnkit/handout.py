@@ -237,7 +237,7 @@ Each TODO says what to compute, with the shapes, and which section of the lesson
 ## Check your work
 
     attnkit check              # every exercise
-    attnkit check softmax      # one exercise
+    {f"attnkit check {course.exercises[0].id}":<27}# one exercise
     attnkit check --json       # the same, as JSON
 
 Each line is one check: ✓ passed, ✗ failed with the mistake the kit recognised and a hint.
