@@ -23,6 +23,7 @@ from attnkit.class_report import REPORT_HTML, REPORT_JSON, write_report
 from attnkit.config import course_here
 from attnkit.errors import KitError
 from attnkit.escaping import terminal, terminal_line
+from attnkit.gradescope.cli import gradescope
 from attnkit.grading.results import SubmissionResult
 from attnkit.nbgrader.cli import nbgrader
 from attnkit.reports import MESSAGE_LIMIT, check_line, plural
@@ -247,3 +248,4 @@ def submit(student: str, out: Path) -> None:
 # --- command groups of their own: one line each ---------------------------------------------------
 
 main.add_command(nbgrader)
+main.add_command(gradescope)

@@ -47,6 +47,7 @@ class Grading:
     """Grading policy (`[grading]` in course.toml)."""
 
     carry_forward: bool = True       # error carried forward (CONTRACT.md section 3)
+    hidden_visibility: str = "after_published"  # when Gradescope shows students the hidden checks' names and diagnoses
 
 
 @dataclass(frozen=True)

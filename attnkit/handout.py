@@ -1,9 +1,10 @@
-"""The student handout: stubs, public checks and their recorded answers, a README.
+"""The student handout: stubs, public checks and their recorded answers, the kit's wheel, a README.
 
-Nothing in it is solution code or a hidden check: hidden test functions are
-cut out of the grader files, the catalogue loses its variants (they are edits
-of the reference), and the public checks' expected answers are numbers
-recorded from the reference on the lesson's own inputs.
+Nothing in it is solution code or a hidden check: each grader file keeps only its public checks and
+what they reach, the catalogue loses its variants (they are edits of the reference), the mistake
+models stay behind (they are the reference computation), and the public checks' expected answers
+are numbers recorded from the reference on the lesson's own inputs. The folder installs on its own:
+its requirements.txt names the kit's wheel (`attnkit.distribution`) and pinned dependencies.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 from attnkit.config import Course, Exercise
+from attnkit.distribution import build_wheel, pinned_requirements, requirements_text
 from attnkit.errors import KitError
 from attnkit.grading.catalogue import Catalogue, Mistake, load_catalogue
 from attnkit.grading.oracle import RecordingOracle, ReferenceOracle
@@ -22,6 +24,9 @@ from attnkit.grading.plugin import Submission
 from attnkit.grading.session import RECORDED_ANSWERS, run_checks
 
 CHECKS = "checks"
+REQUIREMENTS = "requirements.txt"
+INSTALL = f"python3 -m pip install -r {REQUIREMENTS}"
+KEPT_ALWAYS = {"SETTINGS"}  # an exercise's declared settings, which course.toml's are checked against
 
 
 def write_handout(course: Course, out: Path) -> Path:
@@ -43,24 +48,93 @@ def write_handout(course: Course, out: Path) -> Path:
     catalogue = load_catalogue(course.mistakes_dir)
     (checks / "mistakes" / "catalogue.toml").write_text(catalogue_without_variants(catalogue), encoding="utf-8")
     record_answers(course, checks / RECORDED_ANSWERS)
+    wheel = build_wheel(out)
+    (out / REQUIREMENTS).write_text(requirements_text(wheel, f"The handout's install: {INSTALL}"), encoding="utf-8")
     (out / "course.toml").write_text(handout_registry(course, exercises), encoding="utf-8")
-    (out / "README.md").write_text(student_readme(course, exercises), encoding="utf-8")
+    (out / "README.md").write_text(student_readme(course, pinned_requirements()), encoding="utf-8")
     return out
 
 
 def public_only(source: str, exercise: Exercise) -> str:
-    """The grader's source without its hidden test functions."""
-    hidden = {c.test for c in exercise.checks if not c.public}
+    """What the exercise's public checks need of its grader file, and nothing else.
+
+    Kept: the public test functions (their docstrings name the checks), every top-level definition,
+    constant and import they reach through the names they use (directly, or through what those
+    use), and `SETTINGS`. Left out: hidden tests, helpers only they reach, the module docstring and
+    the helpers' docstrings (they describe the hidden checks), and comments between definitions.
+    """
     tree = ast.parse(source)
     lines = source.splitlines(keepends=True)
-    cut = [
-        (node.lineno - len(node.decorator_list), node.end_lineno)
-        for node in tree.body
-        if isinstance(node, ast.FunctionDef) and node.name in hidden
-    ]
-    for start, end in sorted(cut, reverse=True):
-        del lines[start - 1:end]
-    return "".join(lines)
+    body = [node for node in tree.body if not _is_docstring(node)]
+    public = {check.test for check in exercise.public_checks}
+    wanted = public | KEPT_ALWAYS
+    kept: list[ast.stmt] = []
+    grown = True
+    while grown:
+        grown = False
+        for node in body:
+            if node not in kept and (_binds(node) & wanted or not _binds(node)):
+                kept.append(node)
+                wanted |= _uses(node)
+                grown = True
+    text = f'"""Public checks of exercise `{exercise.id}`, run by `attnkit check`; hidden checks run at grading."""\n'
+    previous: ast.stmt | None = None
+    for node in (n for n in body if n in kept):
+        text += _separator(previous, node) + _kept_source(node, lines, wanted, public)
+        previous = node
+    return text
+
+
+def _separator(previous: ast.stmt | None, node: ast.stmt) -> str:
+    """PEP 8's blank lines: none within the imports, one between constants, two around definitions."""
+    definitions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    if previous is None or (_is_import(previous) and _is_import(node)):
+        return ""
+    if not isinstance(previous, definitions) and not isinstance(node, definitions) and not _is_import(previous):
+        return "\n"
+    return "\n\n"
+
+
+def _is_docstring(node: ast.stmt) -> bool:
+    return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+
+
+def _is_import(node: ast.stmt) -> bool:
+    return isinstance(node, (ast.Import, ast.ImportFrom))
+
+
+def _binds(node: ast.stmt) -> set[str]:
+    """The top-level names a statement defines (none for a `__future__` import: it is kept, as it changes the rest)."""
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return {node.name}
+    if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+        return set()
+    if _is_import(node):
+        return {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+    targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+        node, (ast.AnnAssign, ast.AugAssign)) else []
+    return {n.id for target in targets for n in ast.walk(target) if isinstance(n, ast.Name)}
+
+
+def _uses(node: ast.stmt) -> set[str]:
+    """Every name a statement mentions: variables, and parameters (pytest passes fixtures by name)."""
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)} | {
+        n.arg for n in ast.walk(node) if isinstance(n, ast.arg)}
+
+
+def _kept_source(node: ast.stmt, lines: list[str], wanted: set[str], public: set[str]) -> str:
+    """The statement's own lines: an import narrowed to the names used, a helper without its docstring."""
+    if _is_import(node):
+        names = [a for a in node.names if (a.asname or a.name).split(".")[0] in wanted or not _binds(node)]
+        narrowed = type(node)(**{**vars(node), "names": names}) if len(names) < len(node.names) else None
+        return ast.unparse(narrowed) + "\n" if narrowed else "".join(lines[node.lineno - 1:node.end_lineno])
+    first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+    text = lines[first - 1:node.end_lineno]
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name not in public \
+            and _is_docstring(node.body[0]) and len(node.body) > 1:
+        docstring = node.body[0]
+        del text[docstring.lineno - first:docstring.end_lineno - first + 1]
+    return "".join(text)
 
 
 def catalogue_without_variants(catalogue: Catalogue) -> str:
@@ -123,13 +197,36 @@ def handout_registry(course: Course, exercises: list[Exercise]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def student_readme(course: Course, exercises: list[Exercise]) -> str:
-    """The handout's README: what to fill in, how to check it, how to hand it in."""
+def student_readme(course: Course, pins: list[str]) -> str:
+    """The handout's README: how to install the kit, what to fill in, how to check it, how to hand it in."""
     rows = "\n".join(f"| {i} | `{e.id}` | `exercises/{e.module}.py` | {e.title} |"
                      for i, e in enumerate(course.exercises, 1))
+    torch = next((pin for pin in pins if pin.lower().startswith("torch==")), "torch")
+    names = [pin.split("==")[0] for pin in pins]
+    dependencies = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
     return f"""# {course.lesson}: exercises
 
-{course.name}. Fill in the TODOs of each module in `exercises/`, in this order:
+{course.name}.
+
+## Install
+
+You need Python 3.11 or newer (on Windows, use WSL). In this folder, best in a virtual environment
+of its own (`python3 -m venv .venv`, then `source .venv/bin/activate`):
+
+    {INSTALL}
+
+This installs `attnkit` (the wheel in this folder: the checking kit, no solutions) and the versions
+of {dependencies} your checks were recorded with. On Linux, PyPI's `{torch}` is the
+CUDA build: several GB, in about 20 packages. These exercises need none of it. For PyTorch's
+CPU-only build (about 200 MB) run this first, then the command above, which keeps it:
+
+    python3 -m pip install {torch} --index-url https://download.pytorch.org/whl/cpu
+
+The rest takes a minute or two. On macOS, PyPI's torch is the CPU build already.
+
+## Fill in the exercises
+
+Fill in the TODOs of each module in `exercises/`, in this order:
 
 | # | exercise | file | what you write |
 |---|---|---|---|
@@ -140,7 +237,7 @@ Each TODO says what to compute, with the shapes, and which section of the lesson
 ## Check your work
 
     attnkit check              # every exercise
-    attnkit check softmax      # one exercise
+    {f"attnkit check {course.exercises[0].id}":<27}# one exercise
     attnkit check --json       # the same, as JSON
 
 Each line is one check: ✓ passed, ✗ failed with the mistake the kit recognised and a hint.

@@ -1,0 +1,74 @@
+"""What `run_autograder` runs on Gradescope for each upload: grade it, and always leave a results.json.
+
+Gradescope unpacks autograder.zip into `$AUTOGRADER_ROOT/source` (the course is its `course/`
+folder), puts the student's upload in `$AUTOGRADER_ROOT/submission/` and reads
+`$AUTOGRADER_ROOT/results/results.json`; AUTOGRADER_ROOT defaults to /autograder. The upload is read
+as `attnkit grade` reads a submission (an `exercises/` folder at the top or one folder down, or the
+module files loose), or, when that is all it holds, the one zip `attnkit submit` wrote. It is graded
+by the call `attnkit grade` makes, in the kit's sandbox, so it gets the same score. An upload that
+cannot be graded gets zeros and the reason; a failure of the kit itself still writes a results.json.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import traceback
+from pathlib import Path
+
+from attnkit.config import COURSE_FILE, PACKAGE, Course, load_course
+from attnkit.gradebook import broken_result, write_atomically
+from attnkit.gradescope.results import failed_run, results_json
+from attnkit.grading.results import SubmissionResult
+from attnkit.redaction import SCRATCH_PREFIX, PathScrubber
+from attnkit.submissions import ZIP_SUFFIX, is_module_file, prepare
+
+ROOT_VARIABLE = "AUTOGRADER_ROOT"
+DEFAULT_ROOT = "/autograder"
+COURSE_FOLDER = "course"  # in the zip, so in $AUTOGRADER_ROOT/source
+STUDENT = "submission"    # Gradescope grades one upload at a time; its student is Gradescope's business
+
+
+def main() -> None:
+    """Grade $AUTOGRADER_ROOT/submission into $AUTOGRADER_ROOT/results/results.json; a summary for the instructor."""
+    root = Path(os.environ.get(ROOT_VARIABLE) or DEFAULT_ROOT)
+    try:
+        course = load_course(root / "source" / COURSE_FOLDER / COURSE_FILE)
+        result = grade_upload(course, root / "submission", root)
+        record = results_json(result, course)
+        print(f"{result.score:g} / {result.max_score:g}" + (f": {result.problem}" if result.problem else ""))
+    except Exception as error:  # the kit's own failure: the student still gets a results.json that says so
+        traceback.print_exc(file=sys.stdout)
+        record = failed_run(PathScrubber([root]).text(f"{type(error).__name__}: {error}"))
+    write_atomically(root / "results" / "results.json", json.dumps(record, indent=2) + "\n")
+
+
+def grade_upload(course: Course, upload: Path, root: Path) -> SubmissionResult:
+    """The upload graded as `attnkit grade` grades a submission, with no path of this machine in the texts."""
+    from attnkit.grading.parallel import grade_all
+    from attnkit.grading.plugin import Submission
+
+    if not upload.is_dir():
+        return broken_result(course, STUDENT, f"{upload.name}: nothing was uploaded")
+    with tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}gradescope-") as scratch:
+        scrubber = PathScrubber([course.root, root], parents=[scratch])
+        prepared = prepare(uploaded_entry(upload), Path(scratch) / "upload")
+        if prepared.root is None:
+            return scrubber.result(broken_result(course, STUDENT, prepared.problem))
+        results: list[SubmissionResult] = []
+        grade_all(course, [Submission(STUDENT, prepared.root)], jobs=1, on_result=results.append)
+        return scrubber.result(results[0])
+
+
+def uploaded_entry(upload: Path) -> Path:
+    """What to read of the upload folder: its one zip when it holds no package and no module files, else itself."""
+    entries = [p for p in upload.iterdir() if not p.name.startswith((".", "__MACOSX"))]
+    zips = [p for p in entries if p.is_file() and p.name.lower().endswith(ZIP_SUFFIX)]
+    holds_package = any(is_module_file(p.name) or p.name == PACKAGE or (p.is_dir() and (p / PACKAGE).is_dir())
+                        for p in entries)
+    return zips[0] if len(zips) == 1 and not holds_package else upload
+
+
+if __name__ == "__main__":
+    main()

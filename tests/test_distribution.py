@@ -1,0 +1,141 @@
+"""The kit installed as its users install it, each time into a fresh virtual environment of its own.
+
+- a student's handout, with its README's command, on a machine with no course repository;
+- a wheel built from the course repo (pip wheel), grading a class as the editable install does;
+- Gradescope's setup.sh, then run_autograder with the environment it made.
+
+No network is needed here: torch 2.13.0's CPU wheel lies on this machine's disk, where pip's own
+configuration finds it, so a fresh install takes half a minute. PIP_NO_COMPILE only saves the time of
+compiling torch's files ahead of use. Each environment (about 1 GB) is removed when its test ends.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from attnkit.distribution import pinned_requirements
+from attnkit.gradescope.export import write_autograder
+from attnkit.handout import INSTALL, write_handout
+from kit import CATALOGUE, COURSE, REPO, reference_submission, variant_submission
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def fresh_venv(tmp_path):
+    """A new virtual environment with nothing of this one's (no system site-packages); removed afterwards."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    yield venv
+    shutil.rmtree(venv, ignore_errors=True)
+
+
+def inside(venv: Path | None) -> dict[str, str]:
+    """The environment of a shell where `venv` is activated (or none is), far from this test's own."""
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME")}
+    path = [p for p in env["PATH"].split(os.pathsep) if Path(p) != Path(sys.executable).parent]
+    env["PATH"] = os.pathsep.join(([str(venv / "bin")] if venv else []) + path)
+    env["PIP_NO_COMPILE"] = "1"
+    return env
+
+
+def sh(command: str | list[str], cwd: Path, env: dict[str, str], timeout: int = 600) -> subprocess.CompletedProcess:
+    return subprocess.run(command, cwd=cwd, env=env, shell=isinstance(command, str), capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_the_handout_installs_on_its_own_then_checks_and_submits(fresh_venv, tmp_path):
+    handout = write_handout(COURSE, tmp_path / "handout")
+    student = shutil.copytree(handout, tmp_path / "far" / "from" / "the" / "course")
+    env = inside(fresh_venv)
+    assert f"    {INSTALL}\n" in (student / "README.md").read_text()
+    installed = sh(INSTALL, student, env)
+    assert installed.returncode == 0, installed.stderr
+    where = sh(["python3", "-c", "import attnkit; print(attnkit.__file__)"], tmp_path, env)
+    assert where.stdout.startswith(str(fresh_venv)), where.stdout + where.stderr
+
+    stubs = sh(["attnkit", "check"], student, env)
+    lines = [line for line in stubs.stdout.splitlines() if line.startswith(("✓", "✗"))]
+    assert stubs.returncode == 1 and lines and all("[not-implemented]" in line for line in lines), stubs.stdout + stubs.stderr
+    shutil.rmtree(student / "exercises")
+    shutil.copytree(COURSE.solutions_dir, student / "exercises")
+    reference = sh(["attnkit", "check", "--json"], student, env)
+    assert reference.returncode == 0 and json.loads(reference.stdout)["failed"] == 0, reference.stdout + reference.stderr
+    submitted = sh(["attnkit", "submit", "--student", "alice"], student, env)
+    assert submitted.returncode == 0, submitted.stderr
+    assert sorted(zipfile.ZipFile(student / "alice.zip").namelist()) == sorted(
+        f"exercises/{p.name}" for p in COURSE.solutions_dir.glob("*.py"))
+
+
+def course_copy(target: Path) -> Path:
+    """The course repo's course (registry, graders, solutions), without the kit's own source beside it."""
+    target.mkdir()
+    shutil.copy(COURSE.file, target)
+    for folder in ("graders", "solutions", "exercises"):
+        shutil.copytree(REPO / folder, target / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+def grades(csv_path: Path) -> list[dict[str, str]]:
+    return list(csv.DictReader(csv_path.open()))
+
+
+def test_a_built_wheel_grades_a_class_as_the_editable_install_does(fresh_venv, tmp_path):
+    source = tmp_path / "source"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(REPO / name, source)
+    shutil.copytree(REPO / "attnkit", source / "attnkit", ignore=shutil.ignore_patterns("__pycache__"))
+    env = inside(fresh_venv)
+    built = sh(["python3", "-m", "pip", "wheel", str(source), "--no-deps", "-w", str(tmp_path / "dist")], tmp_path, env)
+    assert built.returncode == 0, built.stderr
+    [wheel] = (tmp_path / "dist").glob("attnkit-*.whl")
+    installed = sh(["python3", "-m", "pip", "install", str(wheel), *pinned_requirements()], tmp_path, env)
+    assert installed.returncode == 0, installed.stderr
+
+    klass = tmp_path / "class"
+    reference_submission(klass / "ada")
+    variant_submission(klass / "bob", CATALOGUE["softmax-wrong-dim"].variants[0])
+    (klass / "eve.zip").write_text("not a zip")
+    course = course_copy(tmp_path / "course")
+    with_wheel = sh(["attnkit", "grade", str(klass), "--out", str(tmp_path / "wheel-grades")], course, env)
+    assert with_wheel.returncode == 0, with_wheel.stderr
+    editable = sh([shutil.which("attnkit"), "grade", str(klass), "--out", str(tmp_path / "editable-grades")], course,
+                  os.environ)
+    assert editable.returncode == 0, editable.stderr
+    rows = grades(tmp_path / "wheel-grades" / "grades.csv")
+    assert rows == grades(tmp_path / "editable-grades" / "grades.csv")
+    assert [(r["student"], float(r["total"])) for r in rows] == [("ada", COURSE.max_total), ("bob", 13.0), ("eve", 0.0)]
+
+
+def test_setup_sh_installs_the_autograder_and_run_autograder_grades_with_it(tmp_path):
+    root = tmp_path / "autograder"
+    with zipfile.ZipFile(write_autograder(COURSE, tmp_path)) as archive:
+        archive.extractall(root / "source")
+    empty_index = tmp_path / "no-index"
+    empty_index.mkdir()
+    env = {**inside(None), "AUTOGRADER_ROOT": str(root),
+           # PyTorch's CPU index cannot be reached from here: an empty index stands in for it, and pip's
+           # configuration on this machine finds the same CPU wheel on disk.
+           "TORCH_INDEX_URL": empty_index.as_uri()}
+    try:
+        setup = sh(["bash", "source/setup.sh"], root, env, timeout=900)
+        assert setup.returncode == 0, setup.stdout[-3000:] + setup.stderr[-3000:]
+        where = sh([str(root / "venv" / "bin" / "python"), "-c", "import attnkit, torch; print(attnkit.__file__)"],
+                   tmp_path, env)
+        assert where.stdout.startswith(str(root / "venv")), where.stdout + where.stderr
+        shutil.copy(root / "source" / "run_autograder", root / "run_autograder")
+        reference_submission(root / "submission")
+        graded = sh(["bash", "run_autograder"], root, env)
+        results = json.loads((root / "results" / "results.json").read_text())
+        assert results["score"] == COURSE.max_total, graded.stdout + graded.stderr
+    finally:
+        shutil.rmtree(root / "venv", ignore_errors=True)

@@ -1,0 +1,157 @@
+"""What the student handout holds: public checks and what they reach, the kit's wheel and its pins.
+
+And what it never holds, the wheel included: a statement of the solutions, a hidden check, a mistake
+model (the reference computation in torch). Installing the handout in a fresh environment is
+tests/test_distribution.py's.
+"""
+from __future__ import annotations
+
+import ast
+import base64
+import hashlib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from attnkit.config import Check, Exercise
+from attnkit.distribution import pinned_requirements
+from attnkit.handout import INSTALL, public_only, write_handout
+from kit import COURSE
+
+
+@pytest.fixture(scope="module")
+def handout(tmp_path_factory) -> Path:
+    return write_handout(COURSE, tmp_path_factory.mktemp("handout") / "handout")
+
+
+@pytest.fixture(scope="module")
+def handed_out(handout) -> dict[str, str]:
+    """Every text handed out, by name: the folder's files and, as `<wheel>/<member>`, the wheel's."""
+    texts = {}
+    for path in sorted(handout.rglob("*")):
+        if path.suffix == ".whl":
+            with zipfile.ZipFile(path) as wheel:
+                texts |= {f"{path.name}/{name}": wheel.read(name).decode("utf-8", "replace") for name in wheel.namelist()}
+        elif path.is_file():
+            texts[path.relative_to(handout).as_posix()] = path.read_text(encoding="utf-8", errors="replace")
+    return texts
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def statements(paths: list[Path]) -> set[str]:
+    """The simple statements of these modules (assignments, returns, calls), as written, spaces collapsed."""
+    found = set()
+    for path in paths:
+        source = path.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.stmt) and not hasattr(node, "body") and not isinstance(
+                    node, (ast.Import, ast.ImportFrom, ast.Expr, ast.Pass, ast.Raise)):
+                found.add(flat(ast.get_source_segment(source, node)))
+    return found
+
+
+def found_in(texts: dict[str, str], fragments: set[str]) -> dict[str, list[str]]:
+    """The fragments each text holds (spaces collapsed on both sides), for the texts holding any."""
+    flats = {name: flat(text) for name, text in texts.items()}
+    return {name: hits for name, text in flats.items() if (hits := sorted(f for f in fragments if f in text))}
+
+
+def test_no_statement_of_the_solutions_is_handed_out(handed_out):
+    solution = statements(sorted(COURSE.solutions_dir.glob("*.py"))) - statements(sorted(COURSE.exercises_dir.glob("*.py")))
+    assert len(solution) >= 8  # the test has something to find: every module's own work
+    assert found_in(handed_out, solution) == {}
+
+
+def test_no_hidden_check_is_handed_out(handed_out):
+    hidden = {check.test for exercise in COURSE.exercises for check in exercise.checks if not check.public}
+    assert found_in(handed_out, hidden) == {}
+
+
+def test_no_mistake_model_is_handed_out(handed_out):
+    models = sorted(COURSE.mistakes_dir.glob("*.py"))
+    assert models
+    assert not [name for name in handed_out if name.endswith(tuple(f"/{model.name}" for model in models))
+                and not name.startswith(("exercises/", "attnkit"))]
+    assert found_in(handed_out, {s for s in statements(models) if len(s) > 15}) == {}
+
+
+def test_a_public_check_keeps_what_it_reaches_and_loses_the_rest():
+    grader = '''"""Hidden checks use a 5x7 grid and seed 99."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from attnkit.grading.attempt import call, layer
+
+SETTINGS = {"threshold": 0.5}
+SHAPE = (3, 4)  # the public grid
+HIDDEN_SHAPE = (5, 7)
+
+
+def helper(x):
+    """Scales like the hidden check's 5x7 grid."""
+    return call("softmax", "softmax", x)
+
+
+def hidden_only(rng):
+    return layer("projection", "SelfAttention", (5, 7))
+
+
+@pytest.fixture
+def grid(rng):
+    return rng.normal(size=SHAPE)
+
+
+def test_public(attempt, grid):
+    """rows sum to one"""
+    attempt.expect(helper(grid))
+
+
+def test_hidden(attempt, rng):
+    attempt.expect(hidden_only(rng))
+'''
+    exercise = Exercise("softmax", "Softmax", "softmax", (), 2.0,
+                        (Check("test_public", 1.0, True), Check("test_hidden", 1.0, False)))
+    kept = public_only(grader, exercise)
+    assert "def test_public" in kept and '"""rows sum to one"""' in kept  # a check's docstring is its name
+    assert "def helper" in kept and "def grid" in kept and "SHAPE = (3, 4)" in kept and "SETTINGS" in kept
+    assert kept.startswith('"""Public checks of exercise `softmax`, run by `attnkit check`; hidden checks run at '
+                           'grading."""\nfrom __future__ import annotations\nimport pytest\n')
+    assert "from attnkit.grading.attempt import call\n" in kept and "import numpy" not in kept
+    for gone in ("test_hidden", "hidden_only", "HIDDEN_SHAPE", "5x7", "layer"):
+        assert gone not in kept
+    compile(kept, "test_softmax.py", "exec")
+
+
+def test_the_requirements_name_the_wheel_and_pin_what_a_student_needs(handout):
+    lines = [line for line in (handout / "requirements.txt").read_text().splitlines() if not line.startswith("#")]
+    [wheel] = handout.glob("attnkit-*-py3-none-any.whl")
+    assert lines == [f"./{wheel.name}", *pinned_requirements()]
+    assert sorted(line.split("==")[0] for line in lines[1:]) == ["click", "numpy", "pytest", "torch"]  # not nbgrader
+
+
+def test_the_wheel_holds_the_engine_with_its_package_data_and_a_true_record(handout):
+    [path] = handout.glob("attnkit-*.whl")
+    with zipfile.ZipFile(path) as wheel:
+        names = wheel.namelist()
+        info = next(n.split("/")[0] for n in names if n.endswith(".dist-info/RECORD"))
+        assert {"attnkit/grading/pytest.ini", "attnkit/gradescope/scripts/run_autograder", "attnkit/cli.py"} <= set(names)
+        assert all(n.startswith(("attnkit/", f"{info}/")) and "__pycache__" not in n for n in names)
+        assert "attnkit = attnkit.cli:main" in wheel.read(f"{info}/entry_points.txt").decode()
+        for line in wheel.read(f"{info}/RECORD").decode().splitlines():
+            name, digest, size = line.rsplit(",", 2)
+            if digest:
+                data = wheel.read(name)
+                assert digest == "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+                assert int(size) == len(data)
+
+
+def test_the_readme_gives_the_install_command_and_pytorchs_cpu_route(handout):
+    readme = (handout / "README.md").read_text()
+    torch = next(pin for pin in pinned_requirements() if pin.startswith("torch=="))
+    assert f"    {INSTALL}\n" in readme and "CUDA build" in readme
+    assert f"    python3 -m pip install {torch} --index-url https://download.pytorch.org/whl/cpu\n" in readme
