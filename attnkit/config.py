@@ -309,6 +309,16 @@ def declared_settings(grader: Path) -> dict[str, Any]:
     return {}
 
 
+def check_names(grader: Path) -> dict[str, str]:
+    """Each check's display name, the first line of its test function's docstring, read without running it."""
+    try:
+        tree = ast.parse(grader.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, UnicodeDecodeError):
+        return {}
+    return {node.name: (ast.get_docstring(node) or node.name).splitlines()[0]
+            for node in tree.body if isinstance(node, ast.FunctionDef)}
+
+
 def _exercise_settings(reader: _Reader, table: dict[str, Any], where: str, grader: Path) -> dict[str, Any]:
     """The grader's declared settings, with course.toml's values for those it sets."""
     declared = declared_settings(grader)

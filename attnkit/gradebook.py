@@ -19,7 +19,7 @@ import os
 import secrets
 from pathlib import Path
 
-from attnkit.config import Course
+from attnkit.config import Course, check_names
 from attnkit.errors import KitError
 from attnkit.escaping import csv_cell, file_stem
 from attnkit.grading.results import CheckResult, ExerciseResult, ResultError, SubmissionResult
@@ -136,7 +136,8 @@ def broken_result(course: Course, student: str, problem: str, fingerprint: str =
     """Zeros on every check of every exercise, each saying why."""
     exercises = {}
     for exercise in course.exercises:
-        checks = [CheckResult(check.test, check.test, check.public, passed=False, points=0.0,
+        names = check_names(course.grader_file(exercise))
+        checks = [CheckResult(names.get(check.test, check.test), check.test, check.public, passed=False, points=0.0,
                               max_points=check.points, message=problem) for check in exercise.checks]
         exercises[exercise.id] = ExerciseResult(exercise.id, exercise.points, checks)
     return SubmissionResult(student, exercises, problem=problem, fingerprint=fingerprint)

@@ -509,3 +509,20 @@ def running(pid: int) -> bool:
 
 def cgroup_folders(name: str) -> list[str]:
     return [folder for folder, _, _ in os.walk("/sys/fs/cgroup") if os.path.basename(folder) == name]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root, as a container without namespaces gives")
+def test_without_namespaces_but_as_root_student_code_still_runs_as_its_own_uid(tmp_path, unisolated_parent):
+    """A container that refuses namespaces (Gradescope's, say) runs the grader as root: the fallback still
+    gives student code a uid of its own, so a root-only file (the course's solutions) stays out of reach."""
+    secret = tmp_path / "solutions.py"
+    secret.write_text("the reference")
+    secret.chmod(0o600)
+    launch = lambda root, limits: unisolated_parent.spawn(SpawnRequest(str(root), limits.memory_mb, limits.cpu_seconds))
+    for name in ("s1", "s2"):
+        (tmp_path / name / "exercises").mkdir(parents=True)
+        (tmp_path / name / "exercises" / "__init__.py").write_text("")
+    real, effective = run(tmp_path / "s1", "uid", launch).returned.array
+    assert real == effective >= isolation.UID_BASE
+    result = run(tmp_path / "s2", "read", launch, PATH=str(secret))
+    assert result.status == "crash" and result.type == "PermissionError"

@@ -99,7 +99,8 @@ class _Worker:
 
     def __init__(self, course: Course):
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "attnkit.grading.parallel", str(course.file)],
+            [sys.executable, "-P", "-m", "attnkit.grading.parallel", str(course.file)],  # -P: the installed kit,
+            # never an `attnkit/` folder that happens to sit in the current folder
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, preexec_fn=_dies_with_us(),
             process_group=0,  # Ctrl-C reaches the grader alone, which ends the workers without their tracebacks
         )

@@ -23,7 +23,7 @@ import re
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
-from attnkit.config import Check, Course, Exercise
+from attnkit.config import Check, Course, Exercise, check_names
 from attnkit.errors import KitError
 from attnkit.nbgrader.answers import MARKER, answer_cell_source
 from attnkit.nbgrader.extract import answer_cell_id
@@ -47,7 +47,7 @@ def build_notebook(course: Course) -> nbformat.NotebookNode:
 def exercise_cells(course: Course, exercise: Exercise, number: int) -> list[nbformat.NotebookNode]:
     stub = _read(course.exercises_dir / f"{exercise.module}.py")
     solution = _read(course.solutions_dir / f"{exercise.module}.py")
-    names = check_names(course, exercise)
+    names = check_names(course.grader_file(exercise))
     answer = new_code_cell(answer_cell_source(exercise.id, stub, solution))
     answer.metadata["nbgrader"] = _nbgrader(answer_cell_id(exercise.id), solution=True, locked=False)
     return [
@@ -83,16 +83,6 @@ def task_text(exercise: Exercise, number: int, stub: str) -> str:
     points = f"{exercise.points:g} point{'s' if exercise.points != 1 else ''}"
     return (f"## {number}. {exercise.title}\n\n{body}\n\n"
             f"*{points}: {public} visible check{'s' * (public != 1)} and {hidden} hidden below the answer cell.*")
-
-
-def check_names(course: Course, exercise: Exercise) -> dict[str, str]:
-    """Each check's display name: the first line of its test function's docstring."""
-    path = course.grader_file(exercise)
-    if not path.is_file():
-        return {}
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    return {node.name: (ast.get_docstring(node) or node.name).splitlines()[0]
-            for node in tree.body if isinstance(node, ast.FunctionDef)}
 
 
 def check_cell_source(exercise: Exercise, check: Check, name: str) -> str:

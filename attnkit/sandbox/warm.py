@@ -28,6 +28,7 @@ import json
 import os
 import select
 import selectors
+import shutil
 import signal
 import socket
 import subprocess
@@ -290,6 +291,8 @@ class _Parent:
                 os.killpg(watch.pid, signal.SIGKILL)
         os.waitpid(watch.pid, 0)  # as pid 1 of its namespace: once reaped, every process it started is gone
         self._forget(watch)
+        if not watch.isolated:
+            shutil.rmtree(isolation.fallback_copy_dir(watch.pid), ignore_errors=True)
         if watch.cgroup is not None:
             watch.out_of_memory |= watch.cgroup.ran_out_of_memory()
             with suppress(OSError):  # left for `close` to remove, and report, at the end
@@ -360,6 +363,8 @@ def _sandbox(request: SpawnRequest, pipes: list[int], template: str | None, root
         isolation.limit_resources(limits, isolated=template is not None)
         if template is not None:
             isolation.drop_privileges(uid)
+        elif os.geteuid() == 0:
+            package_root = isolation.leave_root_without_namespaces(package_root)
         _forget_the_course(roots)
         from attnkit.sandbox import worker
 
