@@ -90,3 +90,11 @@ def test_an_input_changed_in_place_is_seen_at_the_dtype_it_was_sent():
     sent = [np.array([0.1, 0.2]), 3]
     assert changed_inputs(sent, [np.array([0.1, 0.2], dtype=np.float32).astype(np.float64), None], "float32") == []
     assert changed_inputs(sent, [np.array([0.0, 0.2]), None], "float32") == [1]
+
+
+def test_a_whole_code_mistake_left_unexplained_elsewhere_gives_way_but_a_status_stays():
+    hard = Finding([("hard-coded",)], fallback="wrong-values")
+    exited = Finding.named("exited", detail="ran out of memory")
+    unexplained = Finding.named("wrong-values")
+    resolve([hard, exited, unexplained], whole={"hard-coded"})
+    assert hard.mistakes == ("wrong-values",) and exited.mistakes == ("exited",)

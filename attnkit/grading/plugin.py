@@ -31,6 +31,7 @@ from attnkit.grading.source_rules import forbidden_uses
 from attnkit.sandbox.protocol import Standin
 
 STUDENT_FIXTURE = "attnkit_student"
+WHOLE_CODE_MISTAKES = {"hard-coded"}  # a property of all the code: named only where it explains every wrong number
 
 
 @dataclass
@@ -209,8 +210,7 @@ class GradingPlugin:
 
     def _settle(self, state: _StudentState, exercise: Exercise, exercise_state: _ExerciseState) -> ExerciseResult:
         """The exercise's checks, their findings settled together, as results."""
-        resolve([f for _, _, record in exercise_state.checks for f in record.findings],
-                whole={m.id for m in self.catalogue.mistakes.values() if m.generic})
+        resolve([f for _, _, record in exercise_state.checks for f in record.findings], whole=WHOLE_CODE_MISTAKES)
         result = ExerciseResult(exercise.id, sum(c.points for c, _, _ in exercise_state.checks))
         for check, name, record in exercise_state.checks:
             result.checks.append(self._check_result(exercise, check, name, record))

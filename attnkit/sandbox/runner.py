@@ -71,7 +71,7 @@ class SandboxedSubmission:
         self.output = bytearray()
         self._launch = launcher or default_launcher()
         self._process: SandboxProcess | None = None
-        self._hung_modules: set[tuple[str, bool]] = set()  # (module, with stand-ins): a stand-in may end a hang
+        self._hung_modules: set[tuple[str, bool, bool]] = set()  # (module, with stand-ins, build only)
         self.malformed = ""  # why this submission's replies cannot be trusted, once one broke the protocol
         self._budget = TimeBudget(limits.time_budget)
 
@@ -98,7 +98,9 @@ class SandboxedSubmission:
             return Failure("malformed-reply", "MalformedReply", self.malformed)
         if self._budget.spent:
             return self._budget.spent_failure()
-        hang = (module, bool(getattr(request, "standins", ())))
+        # What hung, remembered with how it was asked: with stand-ins a dependency's hang is gone, and
+        # building a layer without running it runs none of its forward code.
+        hang = (module, bool(getattr(request, "standins", ())), getattr(request, "input", 0) is None)
         if hang in self._hung_modules:
             return Failure("timeout", "", f"an earlier call into {module}.py ran out of time")
         try:
