@@ -27,6 +27,7 @@ from attnkit.config import Course, load_course
 from attnkit.errors import KitError
 from attnkit.grading.plugin import Submission
 from attnkit.grading.results import SubmissionResult
+from attnkit.sandbox import runner
 
 BATCHES_PER_WORKER = 2
 
@@ -67,6 +68,9 @@ class _Pool:
                     for message in key.data.receive():
                         if "result" in message:
                             on_result(SubmissionResult.from_json(message["result"], "a grading worker's result"))
+                            continue
+                        if "warning" in message:  # every worker meets the same machine: said once here
+                            runner.say_once(str(message["warning"]))
                             continue
                         batch = queue.pop() if queue else None
                         key.data.send(batch)
@@ -171,6 +175,8 @@ def serve(course: Course, requests: IO[str], results: IO[str]) -> None:
     def send(message: dict[str, Any]) -> None:
         results.write(json.dumps(message) + "\n")
         results.flush()
+
+    runner.warning_sink = lambda text: send({"warning": text})
 
     for line in requests:
         batch = [Submission(r["student"], Path(r["root"]), r["fingerprint"]) for r in json.loads(line)]

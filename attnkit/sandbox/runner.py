@@ -28,7 +28,6 @@ from typing import Any, Callable, Iterator, Protocol
 from attnkit.sandbox import isolation, protocol
 from attnkit.sandbox.protocol import Failure, Standin, StandinAnswer, StandinCall
 
-QUIET_ENV = "ATTNKIT_SANDBOX_WARNED"
 MAX_STANDIN_CALLS = 5000  # in one request: a loop over rows calls a stand-in once a row, not thousands of times
 StandinHandler = Callable[[Standin, StandinCall], StandinAnswer]
 
@@ -368,11 +367,10 @@ def default_launcher(*, warn: bool = True) -> Launcher:
 
 
 def warn_unenforced(refusal: str | None, cgroup_refusal: str | None) -> None:
-    """One warning a run (worker processes inherit the silence) when sandboxes are not isolated, or their
-    limits hold per process only: it says what is not enforced."""
-    if (refusal is None and cgroup_refusal is None) or os.environ.get(QUIET_ENV):
+    """Say once what is not enforced when sandboxes are not isolated, or their limits hold per process
+    only (to `warning_sink`: stderr, or a grading worker's channel to the process that started it)."""
+    if refusal is None and cgroup_refusal is None:
         return
-    os.environ[QUIET_ENV] = "1"
     parts = [f"student code is not isolated ({refusal}): {isolation.UNENFORCED}"] if refusal else []
     if cgroup_refusal is None:
         parts.append("memory and processes are limited for each submission as a whole, "
@@ -382,7 +380,22 @@ def warn_unenforced(refusal: str | None, cgroup_refusal: str | None) -> None:
                      "address space, so a submission's processes and memory files together can hold more")
         if refusal:
             parts.append("a detached process it starts may outlive grading")
-    print(f"attnkit: warning: {'; '.join(parts)}.", file=sys.stderr)
+    say_once(f"attnkit: warning: {'; '.join(parts)}.")
+
+
+def say_once(text: str) -> None:
+    """Pass a warning on, the first time this process meets it."""
+    if text not in _said:
+        _said.add(text)
+        warning_sink(text)
+
+
+def _to_stderr(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+_said: set[str] = set()
+warning_sink: Callable[[str], None] = _to_stderr  # a grading worker sends its warnings to the grading process
 
 
 def prewarm() -> None:
