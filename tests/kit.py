@@ -68,5 +68,5 @@ class InProcessSandbox:
         channel = (lambda call: on_standin(request.standins[call.standin], call)) if on_standin else None
         return worker.execute(self.package, self.package_dir, request, channel)
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
         pass

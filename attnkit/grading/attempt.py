@@ -416,7 +416,9 @@ class Attempt:
             if standin in asked:
                 continue
             asked.add(standin)
-            cause = self._dependency_cause(standin, standin_call, request)
+            owner = self.context.module_exercises[standin.module]
+            known = self.context.found.get(owner)  # its own checks named its mistakes already: no need to ask
+            cause = Carried(owner, tuple(known), "") if known else self._dependency_cause(standin, standin_call, request)
             if cause is not None:
                 causes.append(cause)
         if not causes:

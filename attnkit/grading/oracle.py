@@ -92,6 +92,7 @@ class ReferenceOracle:
         # the first one's package in sys.modules, pointing at a folder since deleted.
         self._package = f"o{secrets.token_hex(4)}_{REFERENCE_PACKAGE}"
         self._cache: dict[str, Answer] = {}
+        self._candidates: dict[tuple[Any, ...], list[Candidate]] = {}
 
     can_stand_in = True
 
@@ -119,6 +120,14 @@ class ReferenceOracle:
     def candidates(self, request: Request, size: int, within: Collection[str] | None = None) -> Iterator[Candidate]:
         """What each configuration of `size` mistakes (of `within`, if given) computes on this request
         (none for constants)."""
+        key = (request_key(request), size, tuple(sorted(within)) if within else None)
+        if key not in self._candidates:  # the lesson's inputs are the same for every student: computed once
+            if len(self._candidates) > MAX_CACHE:
+                self._candidates.clear()
+            self._candidates[key] = list(self._compute_candidates(request, size, within))
+        return iter(self._candidates[key])
+
+    def _compute_candidates(self, request: Request, size: int, within: Collection[str] | None) -> Iterator[Candidate]:
         model = self._model(request)
         if model is None:
             return

@@ -231,7 +231,7 @@ class GradingPlugin:
         if state.sandbox is not None:
             output = state.sandbox.captured_output
             problem = state.sandbox.malformed
-            state.sandbox.close()
+            state.sandbox.close(wait=False)  # the warm parent ends and clears it up while we go on
             state.sandbox = None
         results = state.results
         if problem:  # a forged or broken reply: nothing this submission's process said can be trusted

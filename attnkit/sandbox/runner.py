@@ -57,6 +57,9 @@ class SandboxProcess(Protocol):
 
     def kill(self) -> None: ...
 
+    def release(self) -> None:
+        """End it without waiting to see it gone (its keeper clears up): the grader moves on at once."""
+
 
 Launcher = Callable[[Path, Limits], SandboxProcess]
 
@@ -125,9 +128,12 @@ class SandboxedSubmission:
             self.malformed = f"the process running your code sent a malformed reply: {error}"
             return Failure("malformed-reply", "MalformedReply", self.malformed)
 
-    def close(self) -> None:
-        """Stop the process and everything it started."""
-        self._kill()
+    def close(self, wait: bool = True) -> None:
+        """Stop the process and everything it started; `wait=False` returns before all of it is gone
+        (the warm parent still ends and clears it up): how the grader leaves a student it is done with."""
+        process, self._process = self._process, None
+        if process is not None:
+            (process.kill if wait else process.release)()
 
     def _exchange(self, frame: bytes, request: protocol.Request,
                   on_standin: StandinHandler | None) -> protocol.Reply:
@@ -311,6 +317,8 @@ class _FreshProcess:
         for fd in (self.requests_w, self.responses_r, self.output_r):
             os.close(fd)
         self._scratch.cleanup()
+
+    release = kill
 
 
 def _fresh_environment(home: str) -> dict[str, str]:

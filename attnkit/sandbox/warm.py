@@ -85,6 +85,18 @@ class SandboxProcess:
         self._pidfd = -1
 
 
+    def release(self) -> None:
+        """Tell the warm parent to end the sandbox, and return: it kills, reaps and clears up on its own."""
+        if self._pidfd < 0:
+            return
+        with suppress(OSError):
+            self._lifeline.shutdown(socket.SHUT_WR)
+        self._lifeline.close()
+        for fd in (self._pidfd, self.requests_w, self.responses_r, self.output_r):
+            os.close(fd)
+        self._pidfd = -1
+
+
 def _last_word(lifeline: socket.socket) -> bytes:
     """Tell the warm parent we are done with a sandbox; its answer once the sandbox is gone (b"": none came)."""
     try:
