@@ -1,6 +1,6 @@
 """How fast `attnkit grade` grades a class, and how much memory it takes.
 
-    python benchmarks/grade_class.py [--students 300] [--jobs N] [--naive-sample 6]
+    python benchmarks/grade_class.py [--students 1000] [--jobs N] [--naive-sample 6]
 
 Makes N synthetic submissions (correct, catalogued mistakes, broken), grades
 them with the real `attnkit grade` and prints submissions per second,
@@ -30,7 +30,9 @@ from attnkit.grading.catalogue import load_catalogue
 from attnkit.grading.variants import write_variant_package
 
 REPO = Path(__file__).resolve().parents[1]
-TARGETS = {"wall_300": 30.0, "speedup": 20.0, "memory_mb": 1536.0, "check_ratio": 1.5}
+# Issue 9's targets: 1,000 submissions in 30 s on this 2-core machine, 50x a fresh process a submission,
+# grader memory under 1.5 GB whatever the class size, `attnkit check` within 1.3x `import torch`.
+TARGETS = {"wall_1000": 30.0, "speedup": 50.0, "memory_mb": 1536.0, "check_ratio": 1.3}
 NAIVE = """
 import sys
 from pathlib import Path
@@ -162,7 +164,7 @@ def verdict(ok: bool) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--students", type=int, default=300)
+    parser.add_argument("--students", type=int, default=1000)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--naive-sample", type=int, default=6)
     args = parser.parse_args()
@@ -183,11 +185,11 @@ def report_class(course: Course, folder: Path, students: int, jobs: int) -> floa
     command = ["attnkit", "grade", str(folder / "class"), "--out", str(folder / "out"), "--jobs", str(jobs)]
     wall, memory = timed(command, course.root, watch=True)
     per_submission = wall / students
-    wall_300 = per_submission * 300
+    wall_1000 = per_submission * 1000
     print(f"graded {students} submissions in {wall:.1f} s: {students / wall:.1f} submissions/s, "
           f"{per_submission * 1000:.0f} ms a submission")
-    print(f"  300 submissions at this rate: {wall_300:.1f} s ({verdict(wall_300 < TARGETS['wall_300'])}: "
-          f"< {TARGETS['wall_300']:g} s)")
+    print(f"  1000 submissions at this rate: {wall_1000:.1f} s ({verdict(wall_1000 <= TARGETS['wall_1000'])}: "
+          f"<= {TARGETS['wall_1000']:g} s)")
     print(f"peak memory of the grader (all its processes): {memory.pss_mb:.0f} MB PSS "
           f"({verdict(memory.pss_mb < TARGETS['memory_mb'])}: < {TARGETS['memory_mb']:g} MB); "
           f"{memory.rss_mb:.0f} MB summing RSS", flush=True)
@@ -203,8 +205,8 @@ def report_naive(naive_per_submission: float, per_submission: float, sample: int
 
 def report_check(check: float, torch: float) -> None:
     print(f"attnkit check on a full handout: {check:.2f} s; python -c 'import torch': {torch:.2f} s; "
-          f"ratio {check / torch:.2f} ({verdict(check / torch < TARGETS['check_ratio'])}: "
-          f"< {TARGETS['check_ratio']:g})", flush=True)
+          f"ratio {check / torch:.2f} ({verdict(check / torch <= TARGETS['check_ratio'])}: "
+          f"<= {TARGETS['check_ratio']:g})", flush=True)
 
 
 if __name__ == "__main__":
