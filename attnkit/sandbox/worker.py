@@ -15,6 +15,7 @@ import contextlib
 import importlib
 import os
 import sys
+import tempfile
 import traceback
 import types
 import warnings
@@ -471,7 +472,20 @@ def serve_forked(package_root: Path, requests: Any, responses: Any) -> None:
     _torch().set_num_threads(1)
     for stream in (sys.stdout, sys.stderr):
         stream.reconfigure(line_buffering=True)
+    _cache_bytecode()
     serve(package_root, requests, responses)
+
+
+def _cache_bytecode() -> None:
+    """Compiled modules kept in this sandbox's own scratch folder: a stand-in run imports the package
+    afresh, and compiling the student's modules each time would cost more than running them."""
+    cache = Path(tempfile.gettempdir()) / "attnkit-bytecode"
+    try:
+        cache.mkdir(exist_ok=True)
+    except OSError:  # no scratch to write to: compile each time, as before
+        return
+    sys.pycache_prefix = str(cache)
+    sys.dont_write_bytecode = False
 
 
 def main() -> None:
