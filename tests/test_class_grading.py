@@ -15,8 +15,17 @@ from pathlib import Path
 
 import pytest
 
-from kit import (CATALOGUE, COURSE, REPO, SUBMISSIONS, exercise_of_module, overlay_submission,
-                 reference_submission, stub_submission, variant_submission)
+from kit import (
+    CATALOGUE,
+    COURSE,
+    REPO,
+    SUBMISSIONS,
+    exercise_of_module,
+    overlay_submission,
+    reference_submission,
+    stub_submission,
+    variant_submission,
+)
 
 pytestmark = pytest.mark.slow
 

@@ -41,8 +41,14 @@ from attnkit.config import load_course
 from attnkit.errors import KitError
 from attnkit.nbgrader.answers import BEGIN, END, answer_cell_source, module_source
 from attnkit.nbgrader.build import build_course
-from attnkit.nbgrader.extract import (NotebookReader, answer_sources, extract_exercises, is_nbgrader_submission,
-                                     package_files, write_package)
+from attnkit.nbgrader.extract import (
+    NotebookReader,
+    answer_sources,
+    extract_exercises,
+    is_nbgrader_submission,
+    package_files,
+    write_package,
+)
 from attnkit.nbgrader.notebooks import BEGIN_HIDDEN, build_notebook, check_cell_id
 from attnkit.nbgrader.samples import grade_id, only_assignment, solved_notebook
 from attnkit.sandbox import isolation

@@ -16,20 +16,30 @@ A check reports every finding (`report`) and fails at its end if it has any; `fa
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, NoReturn, Sequence
+from typing import Any, NoReturn
 
 import numpy as np
 import pytest
 
 from attnkit.config import Course, Exercise
 from attnkit.grading.catalogue import Catalogue
-from attnkit.grading.diagnosis import (Finding, changed_inputs, explanations, layout, observe, reference_values,
-                                       same)
+from attnkit.grading.diagnosis import Finding, changed_inputs, explanations, layout, observe, reference_values, same
 from attnkit.grading.oracle import NotRecorded, Oracle, request_key
-from attnkit.sandbox.protocol import (Answer, CallRequest, ConstantsRequest, Failure, ModuleRequest, Reply, Request,
-                                      Standin, StandinAnswer, StandinCall, Value)
-
+from attnkit.sandbox.protocol import (
+    Answer,
+    CallRequest,
+    ConstantsRequest,
+    Failure,
+    ModuleRequest,
+    Reply,
+    Request,
+    Standin,
+    StandinAnswer,
+    StandinCall,
+    Value,
+)
 
 
 class CheckFailed(pytest.fail.Exception):

@@ -8,8 +8,8 @@ shape came back, which axis sums to 1, by what factor the values differ).
 """
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Collection, Iterable, Sequence
 
 import numpy as np
 

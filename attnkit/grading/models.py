@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 from attnkit.errors import KitError
 
@@ -72,7 +73,7 @@ class Flaws:
             self.options.append(len(options))
         return options[self._made[key]]
 
-    def renamed(self, names: dict[str, str]) -> "RenamedFlaws":
+    def renamed(self, names: dict[str, str]) -> RenamedFlaws:
         """These flaws as seen by a dependency's model, whose mistakes go by other names here."""
         return RenamedFlaws(self, names)
 
@@ -105,7 +106,7 @@ class RenamedFlaws:
     def variant(self, step: str, options: Sequence[Any]) -> Any:
         return self._flaws.variant(step, options)
 
-    def renamed(self, names: dict[str, str]) -> "RenamedFlaws":
+    def renamed(self, names: dict[str, str]) -> RenamedFlaws:
         return RenamedFlaws(self._flaws, {**self._names, **{k: self._names.get(v, v) for k, v in names.items()}})
 
 

@@ -16,17 +16,26 @@ import secrets
 import shutil
 import sys
 import tempfile
+from collections.abc import Collection, Iterator
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Collection, Iterator, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
 from attnkit.errors import KitError
 from attnkit.grading.models import Candidate, ModelLibrary, enumerate_answers, raising
 from attnkit.sandbox import protocol, worker
-from attnkit.sandbox.protocol import (Answer, CallRequest, ConstantsRequest, ModuleRequest, Request, Standin,
-                                      StandinAnswer, StandinCall)
+from attnkit.sandbox.protocol import (
+    Answer,
+    CallRequest,
+    ConstantsRequest,
+    ModuleRequest,
+    Request,
+    Standin,
+    StandinAnswer,
+    StandinCall,
+)
 
 REFERENCE_PACKAGE = "attnkit_reference"
 MAX_CACHE = 4096

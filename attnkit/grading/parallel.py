@@ -20,8 +20,9 @@ import os
 import selectors
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any, Callable
+from typing import IO, Any
 
 from attnkit.config import Course, load_course
 from attnkit.errors import KitError

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import numpy as np
 import pytest

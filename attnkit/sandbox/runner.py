@@ -20,10 +20,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Protocol
+from typing import Any, Protocol
 
 from attnkit.sandbox import isolation, protocol
 from attnkit.sandbox.protocol import Failure, Standin, StandinAnswer, StandinCall
@@ -77,7 +78,7 @@ class SandboxedSubmission:
         self.malformed = ""  # why this submission's replies cannot be trusted, once one broke the protocol
         self._budget = TimeBudget(limits.time_budget)
 
-    def __enter__(self) -> "SandboxedSubmission":
+    def __enter__(self) -> SandboxedSubmission:
         return self
 
     def __exit__(self, *exc: Any) -> None:

@@ -18,14 +18,25 @@ import sys
 import traceback
 import types
 import warnings
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from attnkit.sandbox import protocol
-from attnkit.sandbox.protocol import (Answer, CallRequest, ConstantsRequest, Failure, LayerReport, ModuleRequest,
-                                      Part, Returned, StandinAnswer, StandinCall)
+from attnkit.sandbox.protocol import (
+    Answer,
+    CallRequest,
+    ConstantsRequest,
+    Failure,
+    LayerReport,
+    ModuleRequest,
+    Part,
+    Returned,
+    StandinAnswer,
+    StandinCall,
+)
 
 MAX_RECORDED_CALLS = 200
 MAX_MESSAGE = 500
@@ -253,7 +264,7 @@ class Standins:
         self.package, self.request, self.channel = package, request, channel
         self.saved: dict[str, types.ModuleType] = {}
 
-    def __enter__(self) -> "Standins":
+    def __enter__(self) -> Standins:
         if not self.request.standins:
             return self
         if self.channel is None:
