@@ -323,7 +323,7 @@ def _exercise_settings(reader: _Reader, table: dict[str, Any], where: str, grade
     """The grader's declared settings, with course.toml's values for those it sets."""
     declared = declared_settings(grader)
     settings = dict(declared)
-    for key, value in table.items():
+    for key in table:
         if key not in declared:
             known = ", ".join(declared) or "none"
             raise reader.fail(f"{where}settings.{key}", f"unknown setting (its grader {grader.name} declares: {known})")

@@ -37,7 +37,8 @@ def write_handout(course: Course, out: Path) -> Path:
     if not course.exercises_dir.is_dir():
         raise KitError(f"{course.exercises_dir}: the stubs folder does not exist")
     if not course.solutions_dir.is_dir():
-        raise KitError(f"{course.solutions_dir}: the handout's answers are recorded from the reference, which is missing")
+        raise KitError(f"{course.solutions_dir}: the handout's answers are recorded from the reference, "
+                       "which is missing")
     checks = out / CHECKS
     (checks / "mistakes").mkdir(parents=True)
     shutil.copytree(course.exercises_dir, out / "exercises", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
@@ -191,7 +192,8 @@ def handout_registry(course: Course, exercises: list[Exercise]) -> str:
                   f"functions = {text(list(exercise.functions))}",
                   f"points = {text(sum(c.points for c in public))}", "checks = ["]
         if exercise.settings:
-            lines.insert(-1, "settings = { " + ", ".join(f"{k} = {text(v)}" for k, v in exercise.settings.items()) + " }")
+            settings = ", ".join(f"{k} = {text(v)}" for k, v in exercise.settings.items())
+            lines.insert(-1, "settings = { " + settings + " }")
         lines += [f"  {{ test = {text(c.test)}, points = {text(c.points)}, public = true }}," for c in public]
         lines.append("]")
     return "\n".join(lines) + "\n"

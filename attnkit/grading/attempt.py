@@ -428,7 +428,8 @@ class Attempt:
             asked.add(standin)
             owner = self.context.module_exercises[standin.module]
             known = self.context.found.get(owner)  # its own checks named its mistakes already: no need to ask
-            cause = Carried(owner, tuple(known), "") if known else self._dependency_cause(standin, standin_call, request)
+            cause = (Carried(owner, tuple(known), "") if known
+                     else self._dependency_cause(standin, standin_call, request))
             if cause is not None:
                 causes.append(cause)
         if not causes:
@@ -467,7 +468,8 @@ class Attempt:
         if problem is None:
             return None
         if self.context.carried.get(exercise):  # right on its own too: the cause lies further down
-            return Carried(self.context.carried[exercise][0], tuple(self.context.found.get(self.context.carried[exercise][0], [])), "")
+            dependency = self.context.carried[exercise][0]
+            return Carried(dependency, tuple(self.context.found.get(dependency, [])), "")
         known = tuple(self.context.found.get(exercise, []))
         if isinstance(student, Failure):
             return Carried(exercise, known or (student.status,), self._status_finding(student).detail)

@@ -162,7 +162,8 @@ def raising(model: Model, args: Sequence[Any]) -> list[str]:
     return found
 
 
-def enumerate_answers(model: Model, args: Sequence[Any], size: int, within: set[str] | None = None) -> Iterator[Candidate]:
+def enumerate_answers(model: Model, args: Sequence[Any], size: int,
+                      within: set[str] | None = None) -> Iterator[Candidate]:
     """Every configuration of exactly `size` mistakes (among those the model asks about) and its answers."""
     names = sorted(consulted(model, args) if within is None else within)
     for active in combinations(names, size):

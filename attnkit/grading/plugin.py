@@ -120,7 +120,7 @@ class GradingPlugin:
         placed.sort(key=sort_key)
         items[:] = [item for item, _ in placed]
         self._places = {item.nodeid: place for item, place in placed}
-        for _, (student, exercise, check) in placed:
+        for _, (student, exercise, _check) in placed:
             state = self.students[student]
             state.remaining += 1
             if exercise.id not in state.exercises:
@@ -224,8 +224,9 @@ class GradingPlugin:
         mistakes = list(dict.fromkeys(mistakes))
         message, hint = check_feedback(record, exercise, self.course, self.catalogue)
         passed = not mistakes
+        carried_from = list(dict.fromkeys(c.exercise for c in record.carried))
         return CheckResult(name, check.test, check.public, passed, check.points if passed else 0.0, check.points,
-                           mistakes, message, hint, carried_from=list(dict.fromkeys(c.exercise for c in record.carried)))
+                           mistakes, message, hint, carried_from=carried_from)
 
     def _finish(self, state: _StudentState) -> None:
         output, problem = "", ""
@@ -249,7 +250,8 @@ def _read_only(value: Any) -> Any:
     return value
 
 
-def zero_results(course: Course, tests: dict[str, list[str]], problem: str, mistake: str | None = None) -> dict[str, ExerciseResult]:
+def zero_results(course: Course, tests: dict[str, list[str]], problem: str,
+                 mistake: str | None = None) -> dict[str, ExerciseResult]:
     """Zeros on the given checks of every exercise, each saying why."""
     exercises = {}
     for exercise in course.exercises:

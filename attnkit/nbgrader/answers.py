@@ -78,7 +78,8 @@ def _docstring_end(node: ast.Module | ast.ClassDef | ast.FunctionDef) -> int:
     """How many leading statements of the body are the docstring (0 or 1)."""
     body = node.body
     first = body[0] if body else None
-    is_doc = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str)
+    is_doc = (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+              and isinstance(first.value.value, str))
     return 1 if is_doc else 0
 
 

@@ -308,7 +308,8 @@ def run_call(package: str, request: CallRequest, channel: Channel | None) -> Ans
         with recorder.mode:
             value = function(*args)
         returned = describe(value)
-    after = tuple(None if before is None or _unchanged(before, a) else tensor_numbers(a) for before, a in zip(sent, args))
+    after = tuple(None if before is None or _unchanged(before, a) else tensor_numbers(a)
+                  for before, a in zip(sent, args))
     return Answer(returned=returned, inputs_after=after, calls=tuple(recorder.names))
 
 
@@ -341,7 +342,8 @@ def describe_parts(module: Any, names: tuple[str, ...]) -> dict[str, Part]:
     return parts
 
 
-def set_weights(module: Any, weights: dict[str, np.ndarray], zero_unset: bool) -> tuple[dict[str, Any], tuple[str, ...]]:
+def set_weights(module: Any, weights: dict[str, np.ndarray],
+                zero_unset: bool) -> tuple[dict[str, Any], tuple[str, ...]]:
     """Set each weight found at its attribute path (`W_q.weight`) that is one of the module's registered
     parameters (by identity: a property or a ModuleDict may hold it); (parameters set, paths that could not be)."""
     torch = _torch()
@@ -383,7 +385,8 @@ def run_module(package: str, request: ModuleRequest, channel: Channel | None) ->
         cls = getattr(module_file, request.cls)
         instance = cls(*request.init)
         parts = describe_parts(instance, request.parts)
-        parameters = ({name: tuple(int(n) for n in p.shape) for name, p in instance.named_parameters(remove_duplicate=False)}
+        parameters = ({name: tuple(int(n) for n in p.shape)
+                       for name, p in instance.named_parameters(remove_duplicate=False)}
                       if isinstance(instance, torch.nn.Module) else {})
         if request.input is None:  # a probe of the make-up alone
             return Answer(layer=LayerReport(parts, parameters, ()))
@@ -413,7 +416,8 @@ def read_constants(package: str, request: ConstantsRequest) -> Answer:
     return Answer(constants={name: describe(getattr(module, name, None)) for name in request.names})
 
 
-def execute(package: str, package_dir: Path, request: protocol.Request, channel: Channel | None = None) -> protocol.Reply:
+def execute(package: str, package_dir: Path, request: protocol.Request,
+            channel: Channel | None = None) -> protocol.Reply:
     """Run one request against `package`; every outcome becomes a reply."""
     try:
         if isinstance(request, CallRequest):
