@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import io
 import os
 import sys
 import traceback
@@ -185,8 +186,9 @@ def _recording_mode(recorder: CallRecorder) -> Any:
 def make_standin(index: int, name: str, channel: Channel) -> Callable[..., Any]:
     """A function that answers with the grader's numbers, forward and backward."""
     torch = _torch()
+    autograd_function: Any = torch.autograd.Function  # torch comes in late: a base class mypy cannot look up
 
-    class StandinFunction(torch.autograd.Function):
+    class StandinFunction(autograd_function):
         @staticmethod
         def forward(ctx, template, *tensors):
             ctx.template = template
@@ -348,7 +350,8 @@ def set_weights(module: Any, weights: dict[str, np.ndarray],
     parameters (by identity: a property or a ModuleDict may hold it); (parameters set, paths that could not be)."""
     torch = _torch()
     registered = {id(p) for p in module.parameters()} if isinstance(module, torch.nn.Module) else set()
-    loaded, unset = {}, []
+    loaded: dict[str, Any] = {}
+    unset: list[str] = []
     for path, array in weights.items():
         param = _attribute(module, path)
         if not isinstance(param, torch.Tensor) or id(param) not in registered or tuple(param.shape) != array.shape \
@@ -405,8 +408,10 @@ def _backward(value: Any, loaded: dict[str, Any], request: ModuleRequest) -> dic
     """Send `upstream` back through the first output; each weight's gradient, None where none arrived."""
     torch = _torch()
     first = value[0] if isinstance(value, (tuple, list)) and value else value
-    if isinstance(first, torch.Tensor) and first.requires_grad and tuple(first.shape) == request.upstream.shape:
-        (first * to_tensor(request.upstream, request.dtype)).sum().backward()
+    upstream = request.upstream
+    assert upstream is not None  # asked only for a request with one
+    if isinstance(first, torch.Tensor) and first.requires_grad and tuple(first.shape) == upstream.shape:
+        (first * to_tensor(upstream, request.dtype)).sum().backward()
     return {name: (tensor_numbers(p.grad) if p.grad is not None else None) for name, p in loaded.items()}
 
 
@@ -485,6 +490,7 @@ def serve_forked(package_root: Path, requests: Any, responses: Any) -> None:
     """Serve in a process forked from the warm parent: fd 1 and 2 are the output pipe, one torch thread."""
     _torch().set_num_threads(1)
     for stream in (sys.stdout, sys.stderr):
+        assert isinstance(stream, io.TextIOWrapper)  # Python's own, before any student code runs
         stream.reconfigure(line_buffering=True)
     serve(package_root, requests, responses)
 
