@@ -176,7 +176,7 @@ class ModelLibrary:
     """The course's model modules, loaded as one package so one model may call another's functions."""
 
     folder: Path
-    _modules: dict[str, ModuleType] = field(default_factory=dict)
+    _modules: dict[str, ModuleType | None] = field(default_factory=dict)
 
     def model(self, exercise_module: str, name: str) -> Model | None:
         """The model of `<exercise_module>.<name>`, or None where the course has none."""
@@ -193,6 +193,7 @@ class ModelLibrary:
         self._package()
         name = f"{MODELS_PACKAGE}.{exercise_module}"
         spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None  # a .py file has both
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         try:

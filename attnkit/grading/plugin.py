@@ -91,8 +91,9 @@ class GradingPlugin:
         exercise_id = Path(str(item.path)).stem.removeprefix("test_")
         test = getattr(item, "originalname", item.name)
         for check in self.checks.get(exercise_id, []):
-            if check.test == test:
-                return item.callspec.params[STUDENT_FIXTURE], self.course.exercise(exercise_id), check
+            if check.test == test and isinstance(item, pytest.Function):  # a grader's test function
+                student = str(item.callspec.params[STUDENT_FIXTURE])  # a str already: pytest_generate_tests
+                return student, self.course.exercise(exercise_id), check
         return None
 
     @pytest.hookimpl(trylast=True)
@@ -175,7 +176,7 @@ class GradingPlugin:
         return np.random.default_rng(int.from_bytes(digest[:8], "big"))
 
     @pytest.fixture(scope="module")
-    def settings(self, request: pytest.FixtureRequest) -> dict[str, Any]:
+    def settings(self, request: pytest.FixtureRequest) -> Mapping[str, Any]:
         """The exercise's own settings (declared by its grader, set in course.toml), read-only."""
         exercise_id = Path(str(request.module.__file__)).stem.removeprefix("test_")
         return MappingProxyType(dict(self.course.exercise(exercise_id).settings))
