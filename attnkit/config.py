@@ -154,7 +154,8 @@ class _Reader:
 
 
 def _kind_name(kind: type | tuple) -> str:
-    names = {str: "a string", bool: "true or false", list: "a list", dict: "a table", int: "a whole number"}
+    names: dict[type | tuple, str] = {str: "a string", bool: "true or false", list: "a list", dict: "a table",
+                                      int: "a whole number"}
     if kind == (int, float):
         return "a number"
     return names.get(kind, getattr(kind, "__name__", str(kind)))

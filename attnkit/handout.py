@@ -14,6 +14,7 @@ import json
 import shutil
 import tempfile
 from pathlib import Path
+from typing import TypeGuard
 
 from attnkit.config import Course, Exercise
 from attnkit.distribution import build_wheel, pinned_requirements, requirements_text
@@ -100,7 +101,7 @@ def _is_docstring(node: ast.stmt) -> bool:
     return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
 
 
-def _is_import(node: ast.stmt) -> bool:
+def _is_import(node: ast.stmt) -> TypeGuard[ast.Import | ast.ImportFrom]:
     return isinstance(node, (ast.Import, ast.ImportFrom))
 
 

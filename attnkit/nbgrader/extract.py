@@ -136,5 +136,7 @@ class NotebookReader:
         return is_nbgrader_submission(folder)
 
     def read(self, folder: Path) -> dict[str, bytes]:
-        files = package_files(answer_sources(find_assignment_dir(folder)), self.course)
+        assignment_dir = find_assignment_dir(folder)
+        assert assignment_dir is not None  # read only once recognised
+        files = package_files(answer_sources(assignment_dir), self.course)
         return {name: text.encode("utf-8") for name, text in files.items()}
