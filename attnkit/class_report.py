@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 import math
 import statistics
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from collections.abc import Iterable
 
 from attnkit.config import Course
-from attnkit.escaping import html_text
 from attnkit.errors import KitError
+from attnkit.escaping import html_text
 from attnkit.gradebook import FEEDBACK, Gradebook, write_atomically
 from attnkit.grading.results import SubmissionResult
 from attnkit.reports import plural

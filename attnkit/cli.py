@@ -38,7 +38,7 @@ NO_ARGUMENTS = getattr(click.exceptions, "NoArgsIsHelpError", ())  # click 8.2+:
 class KitGroup(click.Group):
     """One line on stderr for every bad usage or input (exit 2) and for Ctrl-C (exit 130)."""
 
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,  # type: ignore[override]
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **extra)

@@ -154,7 +154,8 @@ class _Reader:
 
 
 def _kind_name(kind: type | tuple) -> str:
-    names = {str: "a string", bool: "true or false", list: "a list", dict: "a table", int: "a whole number"}
+    names: dict[type | tuple, str] = {str: "a string", bool: "true or false", list: "a list", dict: "a table",
+                                      int: "a whole number"}
     if kind == (int, float):
         return "a number"
     return names.get(kind, getattr(kind, "__name__", str(kind)))
@@ -323,7 +324,7 @@ def _exercise_settings(reader: _Reader, table: dict[str, Any], where: str, grade
     """The grader's declared settings, with course.toml's values for those it sets."""
     declared = declared_settings(grader)
     settings = dict(declared)
-    for key, value in table.items():
+    for key in table:
         if key not in declared:
             known = ", ".join(declared) or "none"
             raise reader.fail(f"{where}settings.{key}", f"unknown setting (its grader {grader.name} declares: {known})")

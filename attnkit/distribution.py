@@ -35,7 +35,8 @@ def build_wheel(folder: Path) -> Path:
     files = {f"{DISTRIBUTION}/{path.relative_to(package_dir()).as_posix()}": path.read_bytes()
              for path in sorted(package_dir().rglob("*")) if _shipped(path)}
     files[f"{info}/METADATA"] = _metadata(dist).encode()
-    files[f"{info}/WHEEL"] = f"Wheel-Version: 1.0\nGenerator: attnkit\nRoot-Is-Purelib: true\nTag: {WHEEL_TAG}\n".encode()
+    files[f"{info}/WHEEL"] = (f"Wheel-Version: 1.0\nGenerator: attnkit\nRoot-Is-Purelib: true\n"
+                              f"Tag: {WHEEL_TAG}\n").encode()
     files[f"{info}/entry_points.txt"] = _entry_points(dist).encode()
     files[f"{info}/top_level.txt"] = f"{DISTRIBUTION}\n".encode()
     record = "".join(f"{path},sha256={_digest(data)},{len(data)}\n" for path, data in files.items())
@@ -68,7 +69,8 @@ def _metadata(dist: metadata.Distribution) -> str:
     """The core metadata pip needs (name, version, Python, dependencies and extras); no long description."""
     fields = [("Metadata-Version", "2.1"), ("Name", dist.metadata["Name"]), ("Version", dist.version)]
     fields += [(key, dist.metadata[key]) for key in ("Summary", "Requires-Python") if dist.metadata[key]]
-    fields += [(key, value) for key in ("Requires-Dist", "Provides-Extra") for value in dist.metadata.get_all(key) or []]
+    fields += [(key, value) for key in ("Requires-Dist", "Provides-Extra")
+               for value in dist.metadata.get_all(key) or []]
     return "".join(f"{key}: {value}\n" for key, value in fields)
 
 

@@ -14,6 +14,7 @@ import json
 import shutil
 import tempfile
 from pathlib import Path
+from typing import TypeGuard
 
 from attnkit.config import Course, Exercise
 from attnkit.distribution import build_wheel, pinned_requirements, requirements_text
@@ -37,7 +38,8 @@ def write_handout(course: Course, out: Path) -> Path:
     if not course.exercises_dir.is_dir():
         raise KitError(f"{course.exercises_dir}: the stubs folder does not exist")
     if not course.solutions_dir.is_dir():
-        raise KitError(f"{course.solutions_dir}: the handout's answers are recorded from the reference, which is missing")
+        raise KitError(f"{course.solutions_dir}: the handout's answers are recorded from the reference, "
+                       "which is missing")
     checks = out / CHECKS
     (checks / "mistakes").mkdir(parents=True)
     shutil.copytree(course.exercises_dir, out / "exercises", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
@@ -99,7 +101,7 @@ def _is_docstring(node: ast.stmt) -> bool:
     return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
 
 
-def _is_import(node: ast.stmt) -> bool:
+def _is_import(node: ast.stmt) -> TypeGuard[ast.Import | ast.ImportFrom]:
     return isinstance(node, (ast.Import, ast.ImportFrom))
 
 
@@ -191,7 +193,8 @@ def handout_registry(course: Course, exercises: list[Exercise]) -> str:
                   f"functions = {text(list(exercise.functions))}",
                   f"points = {text(sum(c.points for c in public))}", "checks = ["]
         if exercise.settings:
-            lines.insert(-1, "settings = { " + ", ".join(f"{k} = {text(v)}" for k, v in exercise.settings.items()) + " }")
+            settings = ", ".join(f"{k} = {text(v)}" for k, v in exercise.settings.items())
+            lines.insert(-1, "settings = { " + settings + " }")
         lines += [f"  {{ test = {text(c.test)}, points = {text(c.points)}, public = true }}," for c in public]
         lines.append("]")
     return "\n".join(lines) + "\n"

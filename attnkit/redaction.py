@@ -13,9 +13,9 @@ import site
 import sys
 import sysconfig
 import tempfile
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from collections.abc import Iterable
 
 from attnkit.grading.results import SubmissionResult
 

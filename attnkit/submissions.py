@@ -10,8 +10,9 @@ conftest.py or pytest plugins never reach the grader. A broken submission is not
 `Prepared` with a `problem`, graded to zeros with that reason, and the others are graded as usual.
 
 Student ids come from the names, normalised to NFC (undecodable bytes as `\\xNN`); a browser's copy
-suffix (`alice (1).zip`, with its space: `sum(1)` is an id of its own) is dropped, and ids are compared without case. Of two submissions with one id,
-the most recently modified is graded and the other is `set_aside`, for the caller to warn about.
+suffix (`alice (1).zip`, with its space: `sum(1)` is an id of its own) is dropped, and ids are compared
+without case. Of two submissions with one id, the most recently modified is graded and the other is
+`set_aside`, for the caller to warn about.
 """
 from __future__ import annotations
 

@@ -1,10 +1,11 @@
 """Grader for exercise `attention`: the whole formula, softmax(Q Kᵀ / √d_k) V.
 
 Outside the lesson's example the sizes all differ, none is one more than another, and none is a
-size of the lesson's example (n_q, n_k, d_k, d_v), so a transposed grid or a blend along the wrong axis shows in the shapes; the batched
-check is square (n_q = n_k), so flipped weights blend without crashing, and it is asked again with
-large scores: one more dimension holding LARGE adds the same amount to every score, which leaves
-the right weights unchanged while e^score overflows; its small twin holds 0 there instead.
+size of the lesson's example (n_q, n_k, d_k, d_v), so a transposed grid or a blend along the wrong
+axis shows in the shapes; the batched check is square (n_q = n_k), so flipped weights blend without
+crashing, and it is asked again with large scores: one more dimension holding LARGE adds the same
+amount to every score, which leaves the right weights unchanged while e^score overflows; its small
+twin holds 0 there instead.
 """
 import numpy as np
 

@@ -25,12 +25,14 @@ def read_cake(attempt, data) -> dict:
               for name, r in cake.constants.items()}
     if all(same(values[name], data[table]) for name, table in TABLES.items()) and all(
             values[name] is None for name in PREDICTIONS):
-        attempt.fail("not-implemented", "KEYS and the predictions are still as handed out: change one key, then predict")
+        attempt.fail("not-implemented",
+                     "KEYS and the predictions are still as handed out: change one key, then predict")
     return values
 
 
 def same(value, table: np.ndarray) -> bool:
-    return isinstance(value, np.ndarray) and value.shape == table.shape and bool(np.allclose(value, table, rtol=0, atol=1e-9))
+    return (isinstance(value, np.ndarray) and value.shape == table.shape
+            and bool(np.allclose(value, table, rtol=0, atol=1e-9)))
 
 
 def table(attempt, cake: dict, name: str, shape: tuple[int, ...]) -> np.ndarray:

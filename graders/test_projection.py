@@ -52,7 +52,8 @@ def check_make_up(attempt, request, reply):
             attempt.report("projection-not-registered", f"{name} (a {part.type_name}) is not among "
                                                         "SelfAttention.parameters()")
         elif part.weight_shape is None:
-            attempt.report("projection-missing-layers", f"{name} is a {part.type_name}, not an nn.Linear with a .weight")
+            attempt.report("projection-missing-layers",
+                           f"{name} is a {part.type_name}, not an nn.Linear with a .weight")
         elif part.weight_shape != (d_k, d_model):
             out_features, in_features = (*part.weight_shape, None, None)[:2]
             attempt.report("projection-wrong-size", f"{name} maps {in_features} numbers to {out_features}; "
@@ -92,8 +93,9 @@ def explain_probes(attempt, request, built, finding) -> None:
             return
     zeroed = replace(request, zero_unset=True)
     if attempt.right(zeroed, attempt.ask(zeroed)):
-        attempt.explain(finding, "projection-bias", "with every 1-D parameter the checks do not set made zero, "
-                                                    "your layer gives the expected numbers: those parameters add a bias")
+        attempt.explain(finding, "projection-bias",
+                        "with every 1-D parameter the checks do not set made zero, "
+                        "your layer gives the expected numbers: those parameters add a bias")
         return
     others = replace(request, weights={name: -w for name, w in request.weights.items()})
     first, second = attempt.ask(request), attempt.ask(others)
@@ -159,7 +161,8 @@ def cut_gradients(attempt, answer, excused: set[str]) -> bool:
     """Name a cut graph: a part the checks set that gets no gradient. True if one was named."""
     if getattr(answer, "layer", None) is None or answer.returned is None:
         return False
-    first = answer.returned.items[0] if answer.returned.kind == "sequence" and answer.returned.items else answer.returned
+    returned = answer.returned
+    first = returned.items[0] if returned.kind == "sequence" and returned.items else returned
     cut = [part for part in PARTS if f"{part}.weight" in answer.layer.grads and part not in excused
            and (answer.layer.grads[f"{part}.weight"] is None or not np.any(answer.layer.grads[f"{part}.weight"]))]
     if cut:

@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 import numpy as np
+import pytest
 
 from attnkit.errors import KitError
 from attnkit.grading.attempt import call

@@ -15,8 +15,17 @@ from pathlib import Path
 
 import pytest
 
-from kit import (CATALOGUE, COURSE, REPO, SUBMISSIONS, exercise_of_module, overlay_submission,
-                 reference_submission, stub_submission, variant_submission)
+from kit import (
+    CATALOGUE,
+    COURSE,
+    REPO,
+    SUBMISSIONS,
+    exercise_of_module,
+    overlay_submission,
+    reference_submission,
+    stub_submission,
+    variant_submission,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -80,7 +89,8 @@ def test_gradebook_has_a_row_for_every_student(graded):
 @pytest.mark.parametrize("student", ["reference", "zipped-reference"])
 def test_reference_gets_full_marks(graded, student):
     record = feedback(graded, student)
-    failed = [(e, c["name"], c["message"]) for e, x in record["exercises"].items() for c in x["checks"] if not c["passed"]]
+    failed = [(e, c["name"], c["message"]) for e, x in record["exercises"].items()
+              for c in x["checks"] if not c["passed"]]
     assert failed == []
     assert record["score"] == record["max_score"] == COURSE.max_total
 

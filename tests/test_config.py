@@ -38,7 +38,8 @@ def test_an_exercise_gets_its_graders_declared_settings_with_course_toml_values(
 
 def test_the_lessons_numbers_become_arrays(tmp_path):
     (tmp_path / "graders").mkdir()
-    (tmp_path / "course.toml").write_text(MINIMAL.replace("[[exercise]]", '[data]\nq = [[1, 0], [0, 1]]\nname = "x"\n\n[[exercise]]'))
+    data_table = '[data]\nq = [[1, 0], [0, 1]]\nname = "x"\n\n[[exercise]]'
+    (tmp_path / "course.toml").write_text(MINIMAL.replace("[[exercise]]", data_table))
     data = load_course(tmp_path / "course.toml").data
     assert data["q"].shape == (2, 2) and data["q"].dtype.kind == "f" and data["name"] == "x"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from attnkit.grading.diagnosis import (Finding, changed_inputs, explanations, layout, observe, resolve, same)
+from attnkit.grading.diagnosis import Finding, changed_inputs, explanations, layout, observe, resolve, same
 from attnkit.grading.models import Candidate
 from attnkit.sandbox.protocol import Returned
 

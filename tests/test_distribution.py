@@ -64,11 +64,13 @@ def test_the_handout_installs_on_its_own_then_checks_and_submits(fresh_venv, tmp
 
     stubs = sh(["attnkit", "check"], student, env)
     lines = [line for line in stubs.stdout.splitlines() if line.startswith(("✓", "✗"))]
-    assert stubs.returncode == 1 and lines and all("[not-implemented]" in line for line in lines), stubs.stdout + stubs.stderr
+    assert stubs.returncode == 1 and lines and all("[not-implemented]" in line for line in lines), \
+        stubs.stdout + stubs.stderr
     shutil.rmtree(student / "exercises")
     shutil.copytree(COURSE.solutions_dir, student / "exercises")
     reference = sh(["attnkit", "check", "--json"], student, env)
-    assert reference.returncode == 0 and json.loads(reference.stdout)["failed"] == 0, reference.stdout + reference.stderr
+    assert reference.returncode == 0 and json.loads(reference.stdout)["failed"] == 0, \
+        reference.stdout + reference.stderr
     submitted = sh(["attnkit", "submit", "--student", "alice"], student, env)
     assert submitted.returncode == 0, submitted.stderr
     assert sorted(zipfile.ZipFile(student / "alice.zip").namelist()) == sorted(

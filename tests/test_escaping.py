@@ -6,8 +6,16 @@ import re
 import mistune
 import pytest
 
-from attnkit.escaping import (csv_cell, file_stem, html_text, markdown_block, markdown_code, markdown_text,
-                              terminal, terminal_line)
+from attnkit.escaping import (
+    csv_cell,
+    file_stem,
+    html_text,
+    markdown_block,
+    markdown_code,
+    markdown_text,
+    terminal,
+    terminal_line,
+)
 
 # GitHub-flavoured rendering, raw HTML allowed through: what a careless viewer of the feedback would do.
 render = mistune.create_markdown(escape=False, plugins=["url", "strikethrough", "table"])

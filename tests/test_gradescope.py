@@ -124,7 +124,8 @@ def test_a_course_may_show_its_hidden_checks_at_once_and_then_the_score():
 
 
 def test_course_toml_says_when_hidden_checks_are_shown(tmp_path):
-    text = COURSE.file.read_text().replace('hidden_visibility = "after_published"', 'hidden_visibility = "after_due_date"')
+    text = COURSE.file.read_text().replace('hidden_visibility = "after_published"',
+                                           'hidden_visibility = "after_due_date"')
     (tmp_path / "course.toml").write_text(text)
     (tmp_path / "graders").symlink_to(COURSE.graders_dir)
     course = load_course(tmp_path / "course.toml")

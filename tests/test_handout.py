@@ -32,7 +32,8 @@ def handed_out(handout) -> dict[str, str]:
     for path in sorted(handout.rglob("*")):
         if path.suffix == ".whl":
             with zipfile.ZipFile(path) as wheel:
-                texts |= {f"{path.name}/{name}": wheel.read(name).decode("utf-8", "replace") for name in wheel.namelist()}
+                texts |= {f"{path.name}/{name}": wheel.read(name).decode("utf-8", "replace")
+                          for name in wheel.namelist()}
         elif path.is_file():
             texts[path.relative_to(handout).as_posix()] = path.read_text(encoding="utf-8", errors="replace")
     return texts
@@ -61,7 +62,8 @@ def found_in(texts: dict[str, str], fragments: set[str]) -> dict[str, list[str]]
 
 
 def test_no_statement_of_the_solutions_is_handed_out(handed_out):
-    solution = statements(sorted(COURSE.solutions_dir.glob("*.py"))) - statements(sorted(COURSE.exercises_dir.glob("*.py")))
+    solution = (statements(sorted(COURSE.solutions_dir.glob("*.py")))
+                - statements(sorted(COURSE.exercises_dir.glob("*.py"))))
     assert len(solution) >= 8  # the test has something to find: every module's own work
     assert found_in(handed_out, solution) == {}
 
@@ -139,14 +141,16 @@ def test_the_wheel_holds_the_engine_with_its_package_data_and_a_true_record(hand
     with zipfile.ZipFile(path) as wheel:
         names = wheel.namelist()
         info = next(n.split("/")[0] for n in names if n.endswith(".dist-info/RECORD"))
-        assert {"attnkit/grading/pytest.ini", "attnkit/gradescope/scripts/run_autograder", "attnkit/cli.py"} <= set(names)
+        shipped = {"attnkit/grading/pytest.ini", "attnkit/gradescope/scripts/run_autograder", "attnkit/cli.py"}
+        assert shipped <= set(names)
         assert all(n.startswith(("attnkit/", f"{info}/")) and "__pycache__" not in n for n in names)
         assert "attnkit = attnkit.cli:main" in wheel.read(f"{info}/entry_points.txt").decode()
         for line in wheel.read(f"{info}/RECORD").decode().splitlines():
             name, digest, size = line.rsplit(",", 2)
             if digest:
                 data = wheel.read(name)
-                assert digest == "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+                encoded = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+                assert digest == "sha256=" + encoded
                 assert int(size) == len(data)
 
 

@@ -41,8 +41,14 @@ from attnkit.config import load_course
 from attnkit.errors import KitError
 from attnkit.nbgrader.answers import BEGIN, END, answer_cell_source, module_source
 from attnkit.nbgrader.build import build_course
-from attnkit.nbgrader.extract import (NotebookReader, answer_sources, extract_exercises, is_nbgrader_submission,
-                                     package_files, write_package)
+from attnkit.nbgrader.extract import (
+    NotebookReader,
+    answer_sources,
+    extract_exercises,
+    is_nbgrader_submission,
+    package_files,
+    write_package,
+)
 from attnkit.nbgrader.notebooks import BEGIN_HIDDEN, build_notebook, check_cell_id
 from attnkit.nbgrader.samples import grade_id, only_assignment, solved_notebook
 from attnkit.sandbox import isolation
@@ -52,7 +58,8 @@ ASSIGNMENT = "self_attention"
 NOTEBOOK = f"{ASSIGNMENT}.ipynb"
 TIMEOUT = 30  # seconds a cell may run at autograde: an answer cell imports torch; dave's loop waits this long
 MISTAKE = "softmax-wrong-dim"
-EDITED_CELL, DELETED_CELL = (check_cell_id(COURSE.exercise("softmax"), c) for c in COURSE.exercise("softmax").public_checks)
+EDITED_CELL, DELETED_CELL = (check_cell_id(COURSE.exercise("softmax"), c)
+                             for c in COURSE.exercise("softmax").public_checks)
 LOOPING_EXERCISE = "cake"
 STUDENTS = ["alice", "bob", "carol", "dave", "mallory"]
 
@@ -370,7 +377,8 @@ def test_a_cell_cannot_write_the_notebook_in_submitted(course_dir):
 @pytest.mark.parametrize("student", STUDENTS)
 def test_autograde_leaves_each_submission_as_it_was_handed_in(course_dir, student):
     notebook = Path(student) / ASSIGNMENT / NOTEBOOK
-    assert (course_dir / "submitted" / notebook).read_bytes() == (course_dir.parent / "as-submitted" / notebook).read_bytes()
+    handed_in = (course_dir.parent / "as-submitted" / notebook).read_bytes()
+    assert (course_dir / "submitted" / notebook).read_bytes() == handed_in
 
 
 @pytest.mark.slow
@@ -393,7 +401,8 @@ def test_each_exercise_has_an_answer_cell_and_one_test_cell_a_check(notebook, ex
     for check in exercise.checks:
         cell = cells[check_cell_id(exercise, check)]
         flags = cell.metadata.nbgrader
-        assert (flags["grade"], flags["solution"], flags["locked"], flags["points"]) == (True, False, True, check.points)
+        assert (flags["grade"], flags["solution"], flags["locked"], flags["points"]) == \
+            (True, False, True, check.points)
         assert (BEGIN_HIDDEN in cell.source) is not check.public
         assert f'run_check("{exercise.id}", "{check.test}")' in cell.source
 
@@ -413,11 +422,13 @@ def test_answer_cell_extracts_to_a_module_defining_the_reference_names(notebook,
 
 
 def test_answer_cell_keeps_the_stubs_words_and_marks_the_references_code():
-    stub = '"""Exercise x."""\nimport torch\n\n\ndef f(a,\n      b):\n    # TODO(x): add\n    raise NotImplementedError\n\n\nX = 1\n'
+    stub = ('"""Exercise x."""\nimport torch\n\n\ndef f(a,\n      b):\n    # TODO(x): add\n'
+            '    raise NotImplementedError\n\n\nX = 1\n')
     reference = "import math\nimport torch\n\n\ndef f(a,\n      b):\n    return a + b\n\n\nX = 2\n"
     cell = answer_cell_source("x", stub, reference).splitlines()
     assert cell[:3] == ["# attnkit exercise: x", "import torch", "import math"]
-    assert cell[5:11] == ["def f(a,", "      b):", "    # TODO(x): add", f"    {BEGIN}", "    return a + b", f"    {END}"]
+    assert cell[5:11] == ["def f(a,", "      b):", "    # TODO(x): add",
+                          f"    {BEGIN}", "    return a + b", f"    {END}"]
     assert cell[-4:] == ["X = 1", BEGIN, "X = 2", END]
 
 
@@ -655,6 +666,7 @@ def test_kernel_environment_names_no_course(tmp_path, options):
 
 def test_a_helper_only_the_reference_defines_goes_into_the_answer_cell_as_solution():
     stub = 'import torch\n\n\ndef whole(x):\n    """Doc."""\n    raise NotImplementedError\n'
-    solution = 'import torch\n\n\ndef half(x):\n    return x / 2\n\n\ndef whole(x):\n    """Doc."""\n    return half(x) * 2\n'
+    solution = ('import torch\n\n\ndef half(x):\n    return x / 2\n\n\n'
+                'def whole(x):\n    """Doc."""\n    return half(x) * 2\n')
     cell = answer_cell_source("whole", stub, solution)
     assert cell.index("### BEGIN SOLUTION\ndef half(x):") < cell.index("def whole(x):")

@@ -468,7 +468,10 @@ def test_nothing_is_left_when_the_grader_is_interrupted_or_killed(limits_probe, 
 @isolated
 def test_a_sandbox_dies_with_its_warm_parent(limits_probe):
     parent = WarmParent()
-    launcher = lambda root, limits: parent.spawn(SpawnRequest(str(root), limits.memory_mb, limits.cpu_seconds))
+
+    def launcher(root, limits):
+        return parent.spawn(SpawnRequest(str(root), limits.memory_mb, limits.cpu_seconds))
+
     with SandboxedSubmission(limits_probe, LIMITS, launcher) as sandbox:
         sandbox_uid = int(sandbox.run(probe_call("daemonize")).returned.array[0])
         os.kill(parent.pid, signal.SIGKILL)  # no clean-up of its own: the sandbox, idle, must die by itself
@@ -518,7 +521,10 @@ def test_without_namespaces_but_as_root_student_code_still_runs_as_its_own_uid(t
     secret = tmp_path / "solutions.py"
     secret.write_text("the reference")
     secret.chmod(0o600)
-    launch = lambda root, limits: unisolated_parent.spawn(SpawnRequest(str(root), limits.memory_mb, limits.cpu_seconds))
+
+    def launch(root, limits):
+        return unisolated_parent.spawn(SpawnRequest(str(root), limits.memory_mb, limits.cpu_seconds))
+
     for name in ("s1", "s2"):
         (tmp_path / name / "exercises").mkdir(parents=True)
         (tmp_path / name / "exercises" / "__init__.py").write_text("")

@@ -136,7 +136,8 @@ def graded(tmp_path_factory) -> Path:
 @pytest.mark.slow
 def test_reference_gets_full_marks(graded):
     record = feedback(graded, "reference")
-    failed = [(e, c["name"], c["message"]) for e, x in record["exercises"].items() for c in x["checks"] if not c["passed"]]
+    failed = [(e, c["name"], c["message"]) for e, x in record["exercises"].items()
+              for c in x["checks"] if not c["passed"]]
     assert failed == []
     assert record["score"] == record["max_score"] == COURSE.max_total
 

@@ -65,8 +65,9 @@ def outcome(reply) -> object:
 def apart(a: object, b: object) -> bool:
     if isinstance(a, str) or isinstance(b, str):
         return a != b
-    return len(a) != len(b) or any(x is None or y is None or x.shape != y.shape or not np.allclose(x, y, rtol=1e-4, atol=1e-5)
-                                   for x, y in zip(a, b) if not (x is None and y is None))
+    return len(a) != len(b) or any(
+        x is None or y is None or x.shape != y.shape or not np.allclose(x, y, rtol=1e-4, atol=1e-5)
+        for x, y in zip(a, b) if not (x is None and y is None))
 
 
 @pytest.mark.parametrize("exercise", COURSE.exercises, ids=COURSE.ids)

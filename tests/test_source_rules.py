@@ -500,7 +500,8 @@ _mine.softmax = lambda scores, dim=-1: scores
             e = (scores - scores.amax(dim, keepdim=True)).exp()
             return e / e.sum(dim, keepdim=True)
         """), ("softmax.py", 3, False)),
-    "a byte-order mark": (dict(softmax="\ufeffimport torch\ndef softmax(scores, dim=-1):\n    return torch.softmax(scores, dim)\n"),
+    "a byte-order mark": (dict(softmax="\ufeffimport torch\n"
+                                       "def softmax(scores, dim=-1):\n    return torch.softmax(scores, dim)\n"),
                           ("softmax.py", 3, False)),
     "fullwidth letters": (dict(softmax="""
         def softmax(scores, dim=-1):
@@ -714,7 +715,8 @@ def test_an_honest_softmax_is_never_reported(style):
 
 
 SUBMISSIONS = Path(__file__).parent / "submissions"
-EVERYTHING_IMPORTED = "".join(f"from .{m} import *\n" for m in ("softmax", "scaled_scores", "attention", "projection", "cake"))
+EVERYTHING_IMPORTED = "".join(f"from .{m} import *\n"
+                              for m in ("softmax", "scaled_scores", "attention", "projection", "cake"))
 
 
 def overlay(folder: Path, everything_imported: bool) -> dict[str, str]:
@@ -774,7 +776,8 @@ def test_the_forbidden_names_are_the_callers():
     assert uses_in(sources, forbidden=["SOFTMAX"]) != []
 
 
-@pytest.mark.parametrize("name", ["_safe_softmax", "Softmax2d", "AdaptiveLogSoftmaxWithLoss", "RelaxedOneHotCategorical"])
+@pytest.mark.parametrize("name", ["_safe_softmax", "Softmax2d", "AdaptiveLogSoftmaxWithLoss",
+                                  "RelaxedOneHotCategorical"])
 def test_a_longer_name_containing_a_forbidden_one_matches(name):
     sources = package(softmax=f"import torch\ndef softmax(scores, dim=-1):\n    return torch.nn.{name}\n")
     (use,) = uses_in(sources, forbidden=["softmax", "Categorical"])
@@ -835,7 +838,8 @@ def test_code_beyond_what_the_kit_reads_is_opaque():
 
 def test_uses_come_in_reading_order_exercise_module_first():
     sources = package(__init__="import torch\ntorch.exp = abs\n",
-                      softmax="import torch\ndef softmax(s, dim=-1):\n    x = s.softmax(dim)\n    return x.softmin(dim)\n")
+                      softmax="import torch\ndef softmax(s, dim=-1):\n"
+                              "    x = s.softmax(dim)\n    return x.softmin(dim)\n")
     assert [(u.file, u.line) for u in uses_in(sources)] == [("softmax.py", 3), ("softmax.py", 4), ("__init__.py", 2)]
 
 

@@ -16,23 +16,34 @@ A check reports every finding (`report`) and fails at its end if it has any; `fa
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, NoReturn, Sequence
+from typing import Any, NoReturn
 
 import numpy as np
-import pytest
+from _pytest.outcomes import Failed  # pytest.fail.Exception, by a name mypy can take a base class from
 
 from attnkit.config import Course, Exercise
 from attnkit.grading.catalogue import Catalogue
-from attnkit.grading.diagnosis import (Finding, changed_inputs, explanations, layout, observe, reference_values,
-                                       same)
+from attnkit.grading.diagnosis import Finding, changed_inputs, explanations, layout, observe, reference_values, same
 from attnkit.grading.oracle import NotRecorded, Oracle, request_key
-from attnkit.sandbox.protocol import (Answer, CallRequest, ConstantsRequest, Failure, ModuleRequest, Reply, Request,
-                                      Standin, StandinAnswer, StandinCall, Value)
+from attnkit.sandbox.protocol import (
+    Answer,
+    CallRequest,
+    ConstantsRequest,
+    Failure,
+    ModuleRequest,
+    Reply,
+    Request,
+    Returned,
+    Standin,
+    StandinAnswer,
+    StandinCall,
+    Value,
+)
 
 
-
-class CheckFailed(pytest.fail.Exception):
+class CheckFailed(Failed):
     """A check stopped by `Attempt.fail`; its findings are on the Attempt.
 
     A pytest failure without a traceback: pytest would otherwise parse the grader's source to
@@ -203,6 +214,7 @@ class Attempt:
         self._forbidden(student)
         problem = self._problem(request, student, reference, names)
         if problem is None:
+            assert isinstance(student, Answer)  # a failure always has a problem
             self._remember(request, reference)
             return student
         if self._standins_possible() and not isinstance(request, ConstantsRequest):
@@ -210,6 +222,7 @@ class Attempt:
             if self._problem(request, own, reference, names) is not None:
                 student = own  # its own mistakes, without the dependencies' noise
             elif self._carry(request):
+                assert isinstance(own, Answer)  # a failure always has a problem
                 self._remember(request, reference)
                 return own if self.context.carry_forward else None
         self._diagnose(request, student, reference, names, tame=tame, batched=batched)
@@ -222,10 +235,10 @@ class Attempt:
         """None when the answer is right and left its inputs alone; else a word on what is wrong."""
         if isinstance(student, Failure):
             return student.status
-        values = layout(student.returned, reference.returned, names) if student.returned else "no answer"
+        values = layout(student.returned, _returned(reference), names) if student.returned else "no answer"
         if isinstance(values, str):
             return "wrong-type"
-        if not same(values, reference_values(reference.returned), self.context.rtol, self.context.atol):
+        if not same(values, reference_values(_returned(reference)), self.context.rtol, self.context.atol):
             return "values"
         if isinstance(request, CallRequest) and changed_inputs(request.args, student.inputs_after, request.dtype):
             return "mutates-input"
@@ -242,7 +255,7 @@ class Attempt:
             if not (batched and self._batch_only(request, names)):
                 self.record.findings.append(self._crash_finding(request, student))
             return
-        values = layout(student.returned, reference.returned, names)
+        values = layout(_returned(student), _returned(reference), names)
         if isinstance(values, str):
             self.record.findings.append(Finding.named("wrong-type", detail=f"your {self._function} {values}"))
             return
@@ -252,7 +265,7 @@ class Attempt:
                 which = " and ".join(f"argument {i}" for i in changed)
                 self.record.findings.append(Finding.named(
                     "mutates-input", detail=f"{which} came back changed: your code changed its input in place"))
-        expected = reference_values(reference.returned)
+        expected = reference_values(_returned(reference))
         if same(values, expected, self.context.rtol, self.context.atol):
             return
         if tame is not None and self._overflow_only(values, expected, tame, names):
@@ -314,12 +327,12 @@ class Attempt:
         if not mistakes or isinstance(student, Failure):
             return False
         reference = self.oracle.reference(tame)
-        small = layout(student.returned, reference.returned, names)
+        small = layout(_returned(student), _returned(reference), names)
         if isinstance(small, str) or not all(np.isfinite(v).all() for v in small):
             return False
         self.record.findings.append(Finding([(mistakes[0],)], detail="large scores overflow to nan or inf, while the "
                                             "same scores made small give finite numbers", mistakes=(mistakes[0],)))
-        expected_small = reference_values(reference.returned)
+        expected_small = reference_values(_returned(reference))
         if not same(small, expected_small, self.context.rtol, self.context.atol):
             self._explain(tame, small, expected_small, names, batched=False)
         return True
@@ -333,10 +346,10 @@ class Attempt:
         reference = self.reference(sliced)
         if isinstance(student, Failure):
             return False
-        values = layout(student.returned, reference.returned, names)
+        values = layout(_returned(student), _returned(reference), names)
         if isinstance(values, str):
             return False
-        expected = reference_values(reference.returned)
+        expected = reference_values(_returned(reference))
         also: list[tuple[str, ...]] = []
         if not same(values, expected, self.context.rtol, self.context.atol):
             also = explanations(values, self.oracle.candidates(sliced, 1), self.context.rtol, self.context.atol)
@@ -418,7 +431,8 @@ class Attempt:
             asked.add(standin)
             owner = self.context.module_exercises[standin.module]
             known = self.context.found.get(owner)  # its own checks named its mistakes already: no need to ask
-            cause = Carried(owner, tuple(known), "") if known else self._dependency_cause(standin, standin_call, request)
+            cause = (Carried(owner, tuple(known), "") if known
+                     else self._dependency_cause(standin, standin_call, request))
             if cause is not None:
                 causes.append(cause)
         if not causes:
@@ -457,14 +471,15 @@ class Attempt:
         if problem is None:
             return None
         if self.context.carried.get(exercise):  # right on its own too: the cause lies further down
-            return Carried(self.context.carried[exercise][0], tuple(self.context.found.get(self.context.carried[exercise][0], [])), "")
+            dependency = self.context.carried[exercise][0]
+            return Carried(dependency, tuple(self.context.found.get(dependency, [])), "")
         known = tuple(self.context.found.get(exercise, []))
         if isinstance(student, Failure):
             return Carried(exercise, known or (student.status,), self._status_finding(student).detail)
-        values = layout(student.returned, reference.returned, _default_names(reference))
+        values = layout(_returned(student), _returned(reference), _default_names(reference))
         if isinstance(values, str):
             return Carried(exercise, known or ("wrong-type",), values)
-        expected = reference_values(reference.returned)
+        expected = reference_values(_returned(reference))
         found = explanations(values, self.oracle.candidates(probe, 1), self.context.rtol, self.context.atol)
         if len(found) == 1:  # one mistake, on the question the dependency was asked; its own checks say the rest
             return Carried(exercise, found[0], "")
@@ -523,6 +538,12 @@ def _first_grid(value: Any) -> Any:
     if isinstance(value, np.ndarray) and value.ndim > 2:
         return value[(0,) * (value.ndim - 2)]
     return value
+
+
+def _returned(answer: Answer) -> Returned:
+    """What a call or a layer's forward returned: an answer to either has it (the runner checks)."""
+    assert answer.returned is not None
+    return answer.returned
 
 
 def _default_names(reference: Answer) -> list[str]:

@@ -8,8 +8,8 @@ shape came back, which axis sums to 1, by what factor the values differ).
 """
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Collection, Iterable, Sequence
 
 import numpy as np
 
@@ -74,7 +74,7 @@ def kind_name(returned: Returned) -> str:
     """What came back, in a few words: "a tensor of shape (3, 2)", "a tuple of 3", "None"."""
     if returned.kind == "array":
         what = {"Tensor": "a tensor", "ndarray": "a numpy array"}.get(returned.type_name, f"a {returned.type_name}")
-        return f"{what} of shape {shape_text(returned.array.shape)}"
+        return f"{what} of shape {shape_text(_array(returned).shape)}"
     if returned.kind == "sequence":
         return f"a {returned.type_name} of {len(returned.items)}"
     if returned.kind == "none":
@@ -90,20 +90,26 @@ def layout(student: Returned, reference: Returned, names: Sequence[str]) -> Valu
     """The student's arrays in the reference's layout, or a sentence saying what came back instead."""
     if reference.kind == "array":
         if student.kind == "array":
-            return [student.array]
+            return [_array(student)]
         return f"returned {kind_name(student)} where {names[0]} (one array) is asked"
     wanted = len(reference.items)
     items = student.items if student.kind == "sequence" else ()
-    if student.kind == "array" and student.type_name in ("list", "tuple") and student.array.shape[:1] == (wanted,):
-        return list(student.array)  # a list of equal-sized lists of numbers reads as one array: its rows
+    if student.kind == "array" and student.type_name in ("list", "tuple") and _array(student).shape[:1] == (wanted,):
+        return list(_array(student))  # a list of equal-sized lists of numbers reads as one array: its rows
     if len(items) == wanted and all(item.kind == "array" for item in items):
-        return [item.array for item in items]
+        return [_array(item) for item in items]
     asked = f"({', '.join(names)})" if len(names) == wanted else f"a tuple of {wanted} arrays"
     return f"returned {kind_name(student)} where {asked} is asked"
 
 
 def reference_values(reference: Returned) -> Values:
-    return [reference.array] if reference.kind == "array" else [item.array for item in reference.items]
+    return [_array(reference)] if reference.kind == "array" else [_array(item) for item in reference.items]
+
+
+def _array(returned: Returned) -> np.ndarray:
+    """The numbers of an "array" answer: the protocol refuses one without them."""
+    assert returned.array is not None
+    return returned.array
 
 
 # --- comparing -----------------------------------------------------------------------------------

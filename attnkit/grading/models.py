@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 from attnkit.errors import KitError
 
@@ -72,7 +73,7 @@ class Flaws:
             self.options.append(len(options))
         return options[self._made[key]]
 
-    def renamed(self, names: dict[str, str]) -> "RenamedFlaws":
+    def renamed(self, names: dict[str, str]) -> RenamedFlaws:
         """These flaws as seen by a dependency's model, whose mistakes go by other names here."""
         return RenamedFlaws(self, names)
 
@@ -105,7 +106,7 @@ class RenamedFlaws:
     def variant(self, step: str, options: Sequence[Any]) -> Any:
         return self._flaws.variant(step, options)
 
-    def renamed(self, names: dict[str, str]) -> "RenamedFlaws":
+    def renamed(self, names: dict[str, str]) -> RenamedFlaws:
         return RenamedFlaws(self._flaws, {**self._names, **{k: self._names.get(v, v) for k, v in names.items()}})
 
 
@@ -161,7 +162,8 @@ def raising(model: Model, args: Sequence[Any]) -> list[str]:
     return found
 
 
-def enumerate_answers(model: Model, args: Sequence[Any], size: int, within: set[str] | None = None) -> Iterator[Candidate]:
+def enumerate_answers(model: Model, args: Sequence[Any], size: int,
+                      within: set[str] | None = None) -> Iterator[Candidate]:
     """Every configuration of exactly `size` mistakes (among those the model asks about) and its answers."""
     names = sorted(consulted(model, args) if within is None else within)
     for active in combinations(names, size):
@@ -174,7 +176,7 @@ class ModelLibrary:
     """The course's model modules, loaded as one package so one model may call another's functions."""
 
     folder: Path
-    _modules: dict[str, ModuleType] = field(default_factory=dict)
+    _modules: dict[str, ModuleType | None] = field(default_factory=dict)
 
     def model(self, exercise_module: str, name: str) -> Model | None:
         """The model of `<exercise_module>.<name>`, or None where the course has none."""
@@ -191,6 +193,7 @@ class ModelLibrary:
         self._package()
         name = f"{MODELS_PACKAGE}.{exercise_module}"
         spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None  # a .py file has both
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         try:

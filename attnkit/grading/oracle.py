@@ -16,17 +16,26 @@ import secrets
 import shutil
 import sys
 import tempfile
+from collections.abc import Collection, Iterator
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Collection, Iterator, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
 from attnkit.errors import KitError
 from attnkit.grading.models import Candidate, ModelLibrary, enumerate_answers, raising
 from attnkit.sandbox import protocol, worker
-from attnkit.sandbox.protocol import (Answer, CallRequest, ConstantsRequest, ModuleRequest, Request, Standin,
-                                      StandinAnswer, StandinCall)
+from attnkit.sandbox.protocol import (
+    Answer,
+    CallRequest,
+    ConstantsRequest,
+    ModuleRequest,
+    Request,
+    Standin,
+    StandinAnswer,
+    StandinCall,
+)
 
 REFERENCE_PACKAGE = "attnkit_reference"
 MAX_CACHE = 4096
@@ -128,6 +137,8 @@ class ReferenceOracle:
         return iter(self._candidates[key])
 
     def _compute_candidates(self, request: Request, size: int, within: Collection[str] | None) -> Iterator[Candidate]:
+        if isinstance(request, ConstantsRequest):
+            return
         model = self._model(request)
         if model is None:
             return
@@ -140,12 +151,12 @@ class ReferenceOracle:
 
     def crashing(self, request: Request) -> list[str]:
         """The mistakes whose code cannot run on this request at all (it raises where the reference does not)."""
+        if isinstance(request, ConstantsRequest):
+            return []
         model = self._model(request)
         return raising(model, model_arguments(request)) if model is not None else []
 
-    def _model(self, request: Request) -> Any:
-        if isinstance(request, ConstantsRequest):
-            return None
+    def _model(self, request: CallRequest | ModuleRequest) -> Any:
         return self.models.model(request.module, request.function if isinstance(request, CallRequest) else request.cls)
 
     def standin(self, standin: Standin, call: StandinCall) -> StandinAnswer:
@@ -188,7 +199,7 @@ def answer_standin(function: Any, call: StandinCall) -> StandinAnswer:
         with torch.enable_grad():
             result = function(*args, **kwargs)
             outputs = list(result) if isinstance(result, (tuple, list)) else [result]
-            if not backward:
+            if call.grad_outputs is None:  # forward
                 return StandinAnswer(tuple(_numbers(o) for o in outputs), single=not isinstance(result, (tuple, list)))
             grads = torch.autograd.grad(
                 [o for o, g in zip(outputs, call.grad_outputs) if g is not None],
@@ -260,6 +271,9 @@ class RecordingOracle:
     def standin(self, standin: Standin, call: StandinCall) -> StandinAnswer:
         raise KitError("a self-check cannot stand in for a dependency")
 
+    def positional(self, standin: Standin, call: StandinCall) -> tuple[Any, ...] | None:
+        raise KitError("a self-check cannot stand in for a dependency")
+
     def save(self, path: Path) -> None:
         Path(path).write_text(json.dumps(self.table), encoding="utf-8")
 
@@ -300,5 +314,8 @@ class RecordedOracle:
         return list(self._entry(request)["crashing"])
 
     def standin(self, standin: Standin, call: StandinCall) -> StandinAnswer:
+        raise KitError("a self-check cannot stand in for a dependency")
+
+    def positional(self, standin: Standin, call: StandinCall) -> tuple[Any, ...] | None:
         raise KitError("a self-check cannot stand in for a dependency")
 

@@ -20,8 +20,9 @@ import os
 import selectors
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import IO, Any, Callable
+from typing import IO, Any
 
 from attnkit.config import Course, load_course
 from attnkit.errors import KitError
@@ -108,17 +109,20 @@ class _Worker:
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, preexec_fn=_dies_with_us(),
             process_group=0,  # Ctrl-C reaches the grader alone, which ends the workers without their tracebacks
         )
-        self.results = self.process.stdout.fileno()
+        stdin, stdout = self.process.stdin, self.process.stdout
+        assert stdin is not None and stdout is not None  # both are pipes
+        self.stdin = stdin
+        self.results = stdout.fileno()
         self._pending = b""
 
     def send(self, batch: list[Submission] | None) -> None:
         """A batch to grade, or None: no more work."""
         if batch is None:
-            self.process.stdin.close()
+            self.stdin.close()
             return
         records = [{"student": s.student, "root": str(s.root), "fingerprint": s.fingerprint} for s in batch]
-        self.process.stdin.write(json.dumps(records).encode() + b"\n")
-        self.process.stdin.flush()
+        self.stdin.write(json.dumps(records).encode() + b"\n")
+        self.stdin.flush()
 
     def receive(self) -> list[dict[str, Any]]:
         """The complete messages that have arrived: a student's result or the end of a batch."""
@@ -137,9 +141,9 @@ class _Worker:
         self.process.wait()
 
     def stop(self) -> None:
-        if not self.process.stdin.closed:
+        if not self.stdin.closed:
             try:
-                self.process.stdin.close()
+                self.stdin.close()
             except OSError:
                 pass
         try:

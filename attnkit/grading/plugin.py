@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import numpy as np
 import pytest
@@ -90,8 +91,9 @@ class GradingPlugin:
         exercise_id = Path(str(item.path)).stem.removeprefix("test_")
         test = getattr(item, "originalname", item.name)
         for check in self.checks.get(exercise_id, []):
-            if check.test == test:
-                return item.callspec.params[STUDENT_FIXTURE], self.course.exercise(exercise_id), check
+            if check.test == test and isinstance(item, pytest.Function):  # a grader's test function
+                student = str(item.callspec.params[STUDENT_FIXTURE])  # a str already: pytest_generate_tests
+                return student, self.course.exercise(exercise_id), check
         return None
 
     @pytest.hookimpl(trylast=True)
@@ -119,7 +121,7 @@ class GradingPlugin:
         placed.sort(key=sort_key)
         items[:] = [item for item, _ in placed]
         self._places = {item.nodeid: place for item, place in placed}
-        for _, (student, exercise, check) in placed:
+        for _, (student, exercise, _check) in placed:
             state = self.students[student]
             state.remaining += 1
             if exercise.id not in state.exercises:
@@ -174,7 +176,7 @@ class GradingPlugin:
         return np.random.default_rng(int.from_bytes(digest[:8], "big"))
 
     @pytest.fixture(scope="module")
-    def settings(self, request: pytest.FixtureRequest) -> dict[str, Any]:
+    def settings(self, request: pytest.FixtureRequest) -> Mapping[str, Any]:
         """The exercise's own settings (declared by its grader, set in course.toml), read-only."""
         exercise_id = Path(str(request.module.__file__)).stem.removeprefix("test_")
         return MappingProxyType(dict(self.course.exercise(exercise_id).settings))
@@ -223,8 +225,9 @@ class GradingPlugin:
         mistakes = list(dict.fromkeys(mistakes))
         message, hint = check_feedback(record, exercise, self.course, self.catalogue)
         passed = not mistakes
+        carried_from = list(dict.fromkeys(c.exercise for c in record.carried))
         return CheckResult(name, check.test, check.public, passed, check.points if passed else 0.0, check.points,
-                           mistakes, message, hint, carried_from=list(dict.fromkeys(c.exercise for c in record.carried)))
+                           mistakes, message, hint, carried_from=carried_from)
 
     def _finish(self, state: _StudentState) -> None:
         output, problem = "", ""
@@ -248,7 +251,8 @@ def _read_only(value: Any) -> Any:
     return value
 
 
-def zero_results(course: Course, tests: dict[str, list[str]], problem: str, mistake: str | None = None) -> dict[str, ExerciseResult]:
+def zero_results(course: Course, tests: dict[str, list[str]], problem: str,
+                 mistake: str | None = None) -> dict[str, ExerciseResult]:
     """Zeros on the given checks of every exercise, each saying why."""
     exercises = {}
     for exercise in course.exercises:

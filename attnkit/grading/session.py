@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import signal
 import threading
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Callable, Iterable
 
 import pytest
 

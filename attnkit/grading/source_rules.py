@@ -256,9 +256,9 @@ class _PackageReader:
                                                                      "of the package's code the kit reads")
             else:
                 self._budget -= len(text)
-                self._parsed[name] = _parse(file, text)
-                if self._parsed[name] is not None and self._parsed[name].tree is not None:
-                    _collect_bindings(self, self._parsed[name])
+                parsed = self._parsed[name] = _parse(file, text)
+                if parsed is not None and parsed.tree is not None:
+                    _collect_bindings(self, parsed)
         return self._parsed.get(name)
 
     # -- imports inside the package
@@ -439,6 +439,7 @@ def _collect_bindings(reader: _PackageReader, mod: _Module) -> None:
     def bind(name: str, kind: str, value: Any = None) -> None:
         mod.bindings.setdefault(name, []).append(_Binding(kind, value))
 
+    assert mod.tree is not None  # collected only once the module parsed
     for node in ast.walk(mod.tree):
         for child in ast.iter_child_nodes(node):
             mod.parents[id(child)] = node
@@ -459,8 +460,9 @@ def _collect_bindings(reader: _PackageReader, mod: _Module) -> None:
                 continue
             for alias in node.names:
                 if alias.name == "*":
-                    mod.stars.append(("library" if target is None else "module",
-                                      node.module if target is None else (target or "__init__"), node.lineno))
+                    # an import from outside the package (level 0) always names its module
+                    source = (node.module or "") if target is None else (target or "__init__")
+                    mod.stars.append(("library" if target is None else "module", source, node.lineno))
                 elif target is None:
                     bind(alias.asname or alias.name, "library", f"{node.module}.{alias.name}")
                 elif target == "" and mod.name == "__init__" and reader.module_named(alias.name):
@@ -474,9 +476,9 @@ def _collect_bindings(reader: _PackageReader, mod: _Module) -> None:
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             value = node.value
-            for target in targets:
-                if isinstance(target, ast.Name) and isinstance(value, (ast.Name, ast.Attribute)):
-                    bind(target.id, "alias", value)
+            for assigned in targets:
+                if isinstance(assigned, ast.Name) and isinstance(value, (ast.Name, ast.Attribute)):
+                    bind(assigned.id, "alias", value)
         elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             bind(node.id, "own")
         elif isinstance(node, (ast.ExceptHandler, ast.MatchAs, ast.MatchStar)) and node.name:
@@ -570,7 +572,8 @@ class _ModuleChecker:
                         self._check_through_package(node.lineno, self.reader.member(target or "__init__", alias.name),
                                                     "imports", "")
                 return
-            paths = [(f"{node.module}.{a.name}" if a.name != "*" else node.module) for a in node.names]
+            library = node.module or ""  # an import from outside the package (level 0) names its module
+            paths = [(f"{library}.{a.name}" if a.name != "*" else library) for a in node.names]
             if any(a.name == "*" for a in node.names):
                 self._check_star_order(node)
         else:
@@ -584,6 +587,7 @@ class _ModuleChecker:
     def _check_star_order(self, node: ast.ImportFrom) -> None:
         """`from torch import *` after the student's own `softmax` may replace it with the library's."""
         if self._first_own_forbidden is None:
+            assert self.mod.tree is not None  # checked only once the module parsed
             self._first_own_forbidden = next(
                 ((statement.lineno, name) for statement in self.mod.tree.body
                  for name in _names_defined(statement) if self.names.match(name)), (0, ""))
@@ -651,8 +655,8 @@ class _ModuleChecker:
             self._opaque(*opaque)
         elif not isinstance(outer.ctx, ast.Load):
             self._check_change(outer, node, links)
-        elif _telling(origins) and _telling(origins).name in _NAME_LOOKUPS and not self._literal_call(outer):
-            self._opaque(outer.lineno, _COMPUTED_LOOKUP.format(_telling(origins).name))
+        elif (told := _telling(origins)) and told.name in _NAME_LOOKUPS and not self._literal_call(outer):
+            self._opaque(outer.lineno, _COMPUTED_LOOKUP.format(told.name))
 
     def _check_change(self, outer: ast.Attribute, root: ast.expr, links: list[ast.Attribute]) -> None:
         base = _telling(self.reader.resolve(self.mod, outer.value))
@@ -725,7 +729,7 @@ class _ModuleChecker:
 
     def _check_string(self, node: ast.Constant) -> None:
         """A name-like string naming a forbidden routine (skipping docstrings and `__all__`)."""
-        text = node.value.decode("latin-1") if isinstance(node.value, bytes) else node.value
+        text = node.value.decode("latin-1") if isinstance(node.value, bytes) else str(node.value)  # a str (see _check)
         parts = unicodedata.normalize("NFKC", text).split(".")
         if not all(part.isidentifier() for part in parts) or not any(map(self.names.match, parts)):
             return
@@ -742,11 +746,12 @@ class _ModuleChecker:
         if not any(isinstance(t, ast.Name) and t.id == "__match_args__" for t in targets):
             return
         value = node.value
-        if not isinstance(value, ast.Tuple) or not all(_is_text(e) for e in value.elts):
+        texts = _texts(value.elts) if isinstance(value, ast.Tuple) else None
+        if texts is None:
             self._opaque(node.lineno, "computes __match_args__, the attributes a class pattern reads")
             return
-        for element in value.elts:
-            self._check_attribute(node.lineno, element.value, [], f"__match_args__ {element.value!r}", call=False)
+        for text in texts:
+            self._check_attribute(node.lineno, text, [], f"__match_args__ {text!r}", call=False)
 
     # -- helpers
 
@@ -769,7 +774,7 @@ class _ModuleChecker:
             return origin.name
         return None
 
-    def _literal_call(self, func: ast.AST) -> bool:
+    def _literal_call(self, func: ast.expr) -> bool:
         """A name lookup called here, with every name it is given literal text."""
         call = self.mod.parents.get(id(func))
         lookup = self._lookup_name(func)
@@ -783,14 +788,16 @@ class _ModuleChecker:
         method = self.mod.parents.get(id(link))
         while method is not None and not isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
             method = self.mod.parents.get(id(method))
-        cls = self.mod.parents.get(id(method)) if method is not None else None
+        if method is None:
+            return False
+        cls = self.mod.parents.get(id(method))
         if not isinstance(cls, ast.ClassDef) or not method.args.args or link.value.id != method.args.args[0].arg:
             return False
         if id(cls) not in self._set_by:
             self._set_by[id(cls)] = _attributes_set_by(cls)
         return link.attr in self._set_by[id(cls)]
 
-    def _in_all(self, node: ast.AST) -> bool:
+    def _in_all(self, node: ast.AST | None) -> bool:
         """Inside `__all__ = [...]`, `__all__ += [...]` or `__all__.append/extend(...)`."""
         while node is not None:
             if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
@@ -846,10 +853,10 @@ def _literal_names(call: ast.Call, lookup: str) -> list[str] | None:
         return None
     names: list[str] = []
     for node in given:
-        items = node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
-        if not all(_is_text(item) for item in items):
+        texts = _texts(node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node])
+        if texts is None:
             return None
-        names += [item.value for item in items]
+        names += texts
     return names
 
 
@@ -861,8 +868,10 @@ def _names_defined(statement: ast.stmt) -> list[str]:
     return [n.id for t in targets if t is not None for n in ast.walk(t) if isinstance(n, ast.Name)]
 
 
-def _is_text(node: ast.AST) -> bool:
-    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+def _texts(nodes: list[ast.expr]) -> list[str] | None:
+    """The literal strings, if every node is one."""
+    texts = [n.value for n in nodes if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+    return texts if len(texts) == len(nodes) else None
 
 
 def _cap(text: str) -> str:

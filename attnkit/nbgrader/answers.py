@@ -25,6 +25,7 @@ MARKER_PATTERN = re.compile(r"^#\s*attnkit exercise:\s*(\w+)")
 MAGIC_LINE = re.compile(r"^[%!].*$", re.MULTILINE)  # top-level only: an indented `%` may continue an expression
 
 Node = ast.stmt
+Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 def answer_cell_source(exercise_id: str, stub: str, solution: str) -> str:
@@ -74,18 +75,25 @@ def _name(node: Node) -> str | None:
     return None
 
 
-def _docstring_end(node: ast.Module | ast.ClassDef | ast.FunctionDef) -> int:
+def _docstring_end(node: ast.Module | ast.ClassDef | Function) -> int:
     """How many leading statements of the body are the docstring (0 or 1)."""
     body = node.body
     first = body[0] if body else None
-    is_doc = isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str)
+    is_doc = (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)
+              and isinstance(first.value.value, str))
     return 1 if is_doc else 0
 
 
-def _header_end(node: ast.ClassDef | ast.FunctionDef) -> int:
+def _header_end(node: ast.ClassDef | Function) -> int:
     """The last line of a definition's signature and docstring."""
     first = node.body[0]
-    return first.end_lineno if _docstring_end(node) else first.lineno - 1
+    return _end(first) if _docstring_end(node) else first.lineno - 1
+
+
+def _end(node: Node) -> int:
+    """A parsed statement's last line (ast.parse always sets it; the stubs allow None for nodes built by hand)."""
+    assert node.end_lineno is not None
+    return node.end_lineno
 
 
 def _start(node: Node) -> int:
@@ -105,7 +113,7 @@ class _Merge:
     def module(self) -> list[str]:
         """The stub's module body, after its docstring (the task text of the notebook)."""
         skip = _docstring_end(self.stub_tree)
-        start = self.stub_tree.body[0].end_lineno + 1 if skip else 1
+        start = _end(self.stub_tree.body[0]) + 1 if skip else 1
         imports = [] if self._last_import(self.stub_tree) else self._missing_imports()
         body = self._block(self.stub_tree.body[skip:], self.solution_tree.body, start, len(self.stub_lines))
         return imports + body
@@ -118,19 +126,19 @@ class _Merge:
         cursor = first_line
         for node in stub_body:
             out += self._stub(cursor, _start(node) - 1)
-            cursor = node.end_lineno + 1
+            cursor = _end(node) + 1
             counterpart = counterparts.get(_name(node))
             out += own.pop(_name(node), [])
             if node is self._last_import(self.stub_tree):
-                out += self._stub(_start(node), node.end_lineno) + self._missing_imports()
+                out += self._stub(_start(node), _end(node)) + self._missing_imports()
                 continue
             if isinstance(node, ast.ImportFrom) and node.level > 0:
                 continue  # in the notebook, earlier cells' names are already defined
             if counterpart is None or self._same(node, counterpart):
-                out += self._stub(_start(node), node.end_lineno)
+                out += self._stub(_start(node), _end(node))
             elif isinstance(node, ast.ClassDef) and isinstance(counterpart, ast.ClassDef):
                 out += self._class(node, counterpart)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            elif isinstance(node, Function) and isinstance(counterpart, Function):
                 out += self._function(node, counterpart)
             else:
                 out += self._replaced(node, counterpart)
@@ -156,7 +164,7 @@ class _Merge:
         return placed
 
     def _marked_nodes(self, nodes: list[Node]) -> list[str]:
-        lines = [line for node in nodes for line in [*self._solution(self._comments_above(node), node.end_lineno), ""]]
+        lines = [line for node in nodes for line in [*self._solution(self._comments_above(node), _end(node)), ""]]
         indent = self.solution_lines[nodes[0].lineno - 1][: nodes[0].col_offset]
         return _marked(lines[:-1], indent) + [""]
 
@@ -177,9 +185,9 @@ class _Merge:
         header_end = _header_end(stub)
         out = self._stub(_start(stub), header_end)
         return out + self._block(stub.body[skip:], solution.body[_docstring_end(solution):], header_end + 1,
-                                 stub.end_lineno)
+                                 _end(stub))
 
-    def _function(self, stub: ast.FunctionDef, solution: ast.FunctionDef) -> list[str]:
+    def _function(self, stub: Function, solution: Function) -> list[str]:
         """Signature, docstring and the statements both share from the stub; the rest marked."""
         stub_body = stub.body[_docstring_end(stub):]
         solution_body = solution.body[_docstring_end(solution):]
@@ -187,15 +195,15 @@ class _Merge:
         while (shared < min(len(stub_body), len(solution_body))
                and self._same(stub_body[shared], solution_body[shared])):
             shared += 1
-        kept_end = stub_body[shared - 1].end_lineno if shared else _header_end(stub)
+        kept_end = _end(stub_body[shared - 1]) if shared else _header_end(stub)
         out = self._stub(_start(stub), kept_end)
-        out += [line for line in self._stub(kept_end + 1, stub.end_lineno) if line.strip().startswith("#")]
+        out += [line for line in self._stub(kept_end + 1, _end(stub)) if line.strip().startswith("#")]
         if shared == len(solution_body):
             return out
-        region_start = solution_body[shared - 1].end_lineno + 1 if shared else solution_body[0].lineno
+        region_start = _end(solution_body[shared - 1]) + 1 if shared else solution_body[0].lineno
         first = solution_body[shared]
         indent = self.solution_lines[first.lineno - 1][: first.col_offset]
-        region = self._solution(region_start, solution.end_lineno)
+        region = self._solution(region_start, _end(solution))
         return out + _marked(region, indent)
 
     def _replaced(self, stub: Node, solution: Node) -> list[str]:
@@ -205,8 +213,8 @@ class _Merge:
         the handed-out value (cake's KEYS, to change one key of) as live code.
         """
         indent = self.stub_lines[stub.lineno - 1][: stub.col_offset]
-        given = self._stub(_start(stub), stub.end_lineno)
-        return given + _marked(self._solution(self._comments_above(solution), solution.end_lineno), indent)
+        given = self._stub(_start(stub), _end(stub))
+        return given + _marked(self._solution(self._comments_above(solution), _end(solution)), indent)
 
     def _comments_above(self, node: Node) -> int:
         """The first line of the comment block directly above a reference statement."""

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 
 MAX_NOTEBOOK_BYTES = 16 << 20
 PACKAGE_INIT = Path(__file__).with_name("notebook_package.py")
-MISSING_CELL = ('raise ImportError("no answer cell for {exercise} (grade id {grade_id}): in a submission it was deleted; '
+MISSING_CELL = ('raise ImportError("no answer cell for {exercise} (grade id {grade_id}): '
+                'in a submission it was deleted; '
                 'in a notebook, run the cell starting # attnkit exercise: {exercise}")\n')
 
 
@@ -54,7 +55,8 @@ def read_notebook(path: Path) -> NotebookNode:
 
 
 def answer_sources(assignment_dir: Path) -> dict[str, str]:
-    """Answer cells' sources by grade id over the folder's notebooks; the first of duplicated ids wins, as in nbgrader."""
+    """Answer cells' sources by grade id over the folder's notebooks; the first of duplicated ids wins,
+    as in nbgrader."""
     sources: dict[str, str] = {}
     for path in notebooks(assignment_dir):
         for grade_id, source in notebook_answer_sources(read_notebook(path)).items():
@@ -134,5 +136,7 @@ class NotebookReader:
         return is_nbgrader_submission(folder)
 
     def read(self, folder: Path) -> dict[str, bytes]:
-        files = package_files(answer_sources(find_assignment_dir(folder)), self.course)
+        assignment_dir = find_assignment_dir(folder)
+        assert assignment_dir is not None  # read only once recognised
+        files = package_files(answer_sources(assignment_dir), self.course)
         return {name: text.encode("utf-8") for name, text in files.items()}

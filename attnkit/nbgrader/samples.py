@@ -19,7 +19,7 @@ def grade_id(cell: nbformat.NotebookNode) -> str | None:
     return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
 
 
-def reference_answers(source_notebook: Path) -> dict[str, str]:
+def reference_answers(source_notebook: Path) -> dict[str | None, str]:
     """Answer cells of the instructor's notebook, by grade id, without the solution markers."""
     notebook = nbformat.read(source_notebook, as_version=4)
     return {

@@ -40,7 +40,9 @@ EMPTYING_WAIT = 0.005
 class Cgroup(Protocol):
     """One sandbox's cgroup."""
 
-    memory_alarm: int | None  # readable when the submission runs out of memory and the kernel did not end it
+    @property
+    def memory_alarm(self) -> int | None:
+        """An fd readable when the submission runs out of memory and the kernel did not end it."""
 
     def join(self) -> None:
         """In the sandbox, first thing: move this process (and so all it will start) in."""
@@ -173,6 +175,7 @@ def _delegated_v2(mount: tuple[str, str], own: str, name: str) -> Path:
             failure = error
             if base.is_dir():
                 base.rmdir()
+    assert failure is not None  # the loop tried at least the root
     raise failure
 
 

@@ -159,9 +159,9 @@ def _package_homes() -> list[str]:
     """site-packages folders holding the modules a sandbox needs (they may live outside sys.prefix)."""
     homes = []
     for name in ("torch", "numpy"):
-        module = sys.modules.get(name)
-        if module is not None and getattr(module, "__file__", None):
-            homes.append(str(Path(module.__file__).resolve().parents[1]))
+        file = getattr(sys.modules.get(name), "__file__", None)
+        if file:
+            homes.append(str(Path(file).resolve().parents[1]))
     return homes
 
 

@@ -45,7 +45,7 @@ class ProtocolError(Exception):
 
 
 # A value an argument may hold: plain data and arrays, nested in tuples.
-Value = Union[None, bool, int, float, str, np.ndarray, tuple]
+Value = Union[None, bool, int, float, str, np.ndarray, tuple]  # noqa: UP007  (the decoder compares with this object)
 
 
 # --- grader -> sandbox ---------------------------------------------------------------------------
@@ -104,7 +104,7 @@ class ConstantsRequest:
     names: tuple[str, ...]
 
 
-Request = Union[CallRequest, ModuleRequest, ConstantsRequest]
+Request = CallRequest | ModuleRequest | ConstantsRequest
 
 
 @dataclass(frozen=True)
@@ -202,7 +202,7 @@ class StandinCall:
     grad_outputs: tuple[np.ndarray | None, ...] | None = None
 
 
-Reply = Union[Answer, Failure]
+Reply = Answer | Failure
 FROM_GRADER = (CallRequest, ModuleRequest, ConstantsRequest, StandinAnswer)
 FROM_SANDBOX = (Answer, Failure, StandinCall)
 MESSAGES = {cls.__name__: cls for cls in (*FROM_GRADER, *FROM_SANDBOX)}
@@ -383,8 +383,8 @@ def _array(value: Any, where: str) -> np.ndarray:
             and isinstance(tagged[1], str)):
         raise ProtocolError(f"{where}: a malformed array")
     shape, payload = tagged
-    if len(shape) > MAX_DIMENSIONS or not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= MAX_ARRAY_ELEMENTS
-                                              for n in shape):
+    if len(shape) > MAX_DIMENSIONS or not all(
+            isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= MAX_ARRAY_ELEMENTS for n in shape):
         raise ProtocolError(f"{where}: a malformed array shape")
     size = math.prod(shape)
     if size > MAX_ARRAY_ELEMENTS or len(payload) != 4 * math.ceil(size * 8 / 3):

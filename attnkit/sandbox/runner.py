@@ -20,10 +20,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Protocol
+from typing import Any, Protocol
 
 from attnkit.sandbox import isolation, protocol
 from attnkit.sandbox.protocol import Failure, Standin, StandinAnswer, StandinCall
@@ -77,7 +78,7 @@ class SandboxedSubmission:
         self.malformed = ""  # why this submission's replies cannot be trusted, once one broke the protocol
         self._budget = TimeBudget(limits.time_budget)
 
-    def __enter__(self) -> "SandboxedSubmission":
+    def __enter__(self) -> SandboxedSubmission:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -110,7 +111,7 @@ class SandboxedSubmission:
                 self._process = self._launch(self.package_root, self.limits)
                 self._pending = bytearray()
             with self._budget.counting():
-                return self._exchange(protocol.encode(request), request, on_standin)
+                return self._exchange(self._process, protocol.encode(request), request, on_standin)
         except TimeoutError:
             self._hung_modules.add(hang)
             self._kill()
@@ -135,10 +136,9 @@ class SandboxedSubmission:
         if process is not None:
             (process.kill if wait else process.release)()
 
-    def _exchange(self, frame: bytes, request: protocol.Request,
+    def _exchange(self, process: SandboxProcess, frame: bytes, request: protocol.Request,
                   on_standin: StandinHandler | None) -> protocol.Reply:
         """Send the request, answer stand-in calls as they come, return the reply (or raise)."""
-        process = self._process
         deadline = time.monotonic() + self.limits.call_timeout
         if self._pending or select.select([process.responses_r], [], [], 0)[0]:
             raise protocol.ProtocolError("a reply that no request asked for")
@@ -171,7 +171,7 @@ class SandboxedSubmission:
                         if not outgoing:
                             selector.unregister(process.requests_w)
                     elif key.data == "output":
-                        self._drain_output(selector)
+                        self._drain_output(process, selector)
                     else:
                         chunk = os.read(process.responses_r, 1 << 16)
                         if not chunk:
@@ -202,10 +202,10 @@ class SandboxedSubmission:
         del self._pending[:header + length]
         return protocol.decode(body, protocol.FROM_SANDBOX)
 
-    def _drain_output(self, selector: selectors.BaseSelector) -> None:
-        chunk = os.read(self._process.output_r, 1 << 16)
+    def _drain_output(self, process: SandboxProcess, selector: selectors.BaseSelector) -> None:
+        chunk = os.read(process.output_r, 1 << 16)
         if not chunk:
-            selector.unregister(self._process.output_r)
+            selector.unregister(process.output_r)
             return
         room = self.limits.output_kb * 1024 - len(self.output)
         self.output += chunk[:max(room, 0)]
@@ -271,7 +271,7 @@ def _fits(reply: protocol.Reply, request: protocol.Request) -> protocol.Reply:
     if isinstance(reply, protocol.Answer):
         wanted = {protocol.CallRequest: reply.returned is not None and reply.layer is None and not reply.constants,
                   protocol.ModuleRequest: reply.layer is not None and not reply.constants
-                  and (reply.returned is not None) == (request.input is not None),
+                  and (reply.returned is not None) == (getattr(request, "input", None) is not None),
                   protocol.ConstantsRequest: reply.returned is None and reply.layer is None
                   and set(reply.constants) == set(getattr(request, "names", ()))}
         if not wanted[type(request)]:

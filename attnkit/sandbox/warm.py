@@ -293,6 +293,7 @@ class _Parent:
     def _on_memory(self, watch: _Watch) -> None:
         """The submission reached its memory limit: end all of it, as the kernel does on cgroup v2."""
         watch.out_of_memory = True
+        assert watch.cgroup is not None and watch.cgroup.memory_alarm is not None  # registered only when both are
         self.selector.unregister(watch.cgroup.memory_alarm)
         self._kill(watch)
 

@@ -13,20 +13,32 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import io
 import os
 import sys
 import tempfile
 import traceback
 import types
 import warnings
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from attnkit.sandbox import protocol
-from attnkit.sandbox.protocol import (Answer, CallRequest, ConstantsRequest, Failure, LayerReport, ModuleRequest,
-                                      Part, Returned, StandinAnswer, StandinCall)
+from attnkit.sandbox.protocol import (
+    Answer,
+    CallRequest,
+    ConstantsRequest,
+    Failure,
+    LayerReport,
+    ModuleRequest,
+    Part,
+    Returned,
+    StandinAnswer,
+    StandinCall,
+)
 
 MAX_RECORDED_CALLS = 200
 MAX_MESSAGE = 500
@@ -175,8 +187,9 @@ def _recording_mode(recorder: CallRecorder) -> Any:
 def make_standin(index: int, name: str, channel: Channel) -> Callable[..., Any]:
     """A function that answers with the grader's numbers, forward and backward."""
     torch = _torch()
+    autograd_function: Any = torch.autograd.Function  # torch comes in late: a base class mypy cannot look up
 
-    class StandinFunction(torch.autograd.Function):
+    class StandinFunction(autograd_function):
         @staticmethod
         def forward(ctx, template, *tensors):
             ctx.template = template
@@ -254,7 +267,7 @@ class Standins:
         self.package, self.request, self.channel = package, request, channel
         self.saved: dict[str, types.ModuleType] = {}
 
-    def __enter__(self) -> "Standins":
+    def __enter__(self) -> Standins:
         if not self.request.standins:
             return self
         if self.channel is None:
@@ -298,7 +311,8 @@ def run_call(package: str, request: CallRequest, channel: Channel | None) -> Ans
         with recorder.mode:
             value = function(*args)
         returned = describe(value)
-    after = tuple(None if before is None or _unchanged(before, a) else tensor_numbers(a) for before, a in zip(sent, args))
+    after = tuple(None if before is None or _unchanged(before, a) else tensor_numbers(a)
+                  for before, a in zip(sent, args))
     return Answer(returned=returned, inputs_after=after, calls=tuple(recorder.names))
 
 
@@ -331,12 +345,14 @@ def describe_parts(module: Any, names: tuple[str, ...]) -> dict[str, Part]:
     return parts
 
 
-def set_weights(module: Any, weights: dict[str, np.ndarray], zero_unset: bool) -> tuple[dict[str, Any], tuple[str, ...]]:
+def set_weights(module: Any, weights: dict[str, np.ndarray],
+                zero_unset: bool) -> tuple[dict[str, Any], tuple[str, ...]]:
     """Set each weight found at its attribute path (`W_q.weight`) that is one of the module's registered
     parameters (by identity: a property or a ModuleDict may hold it); (parameters set, paths that could not be)."""
     torch = _torch()
     registered = {id(p) for p in module.parameters()} if isinstance(module, torch.nn.Module) else set()
-    loaded, unset = {}, []
+    loaded: dict[str, Any] = {}
+    unset: list[str] = []
     for path, array in weights.items():
         param = _attribute(module, path)
         if not isinstance(param, torch.Tensor) or id(param) not in registered or tuple(param.shape) != array.shape \
@@ -373,7 +389,8 @@ def run_module(package: str, request: ModuleRequest, channel: Channel | None) ->
         cls = getattr(module_file, request.cls)
         instance = cls(*request.init)
         parts = describe_parts(instance, request.parts)
-        parameters = ({name: tuple(int(n) for n in p.shape) for name, p in instance.named_parameters(remove_duplicate=False)}
+        parameters = ({name: tuple(int(n) for n in p.shape)
+                       for name, p in instance.named_parameters(remove_duplicate=False)}
                       if isinstance(instance, torch.nn.Module) else {})
         if request.input is None:  # a probe of the make-up alone
             return Answer(layer=LayerReport(parts, parameters, ()))
@@ -392,8 +409,10 @@ def _backward(value: Any, loaded: dict[str, Any], request: ModuleRequest) -> dic
     """Send `upstream` back through the first output; each weight's gradient, None where none arrived."""
     torch = _torch()
     first = value[0] if isinstance(value, (tuple, list)) and value else value
-    if isinstance(first, torch.Tensor) and first.requires_grad and tuple(first.shape) == request.upstream.shape:
-        (first * to_tensor(request.upstream, request.dtype)).sum().backward()
+    upstream = request.upstream
+    assert upstream is not None  # asked only for a request with one
+    if isinstance(first, torch.Tensor) and first.requires_grad and tuple(first.shape) == upstream.shape:
+        (first * to_tensor(upstream, request.dtype)).sum().backward()
     return {name: (tensor_numbers(p.grad) if p.grad is not None else None) for name, p in loaded.items()}
 
 
@@ -403,7 +422,8 @@ def read_constants(package: str, request: ConstantsRequest) -> Answer:
     return Answer(constants={name: describe(getattr(module, name, None)) for name in request.names})
 
 
-def execute(package: str, package_dir: Path, request: protocol.Request, channel: Channel | None = None) -> protocol.Reply:
+def execute(package: str, package_dir: Path, request: protocol.Request,
+            channel: Channel | None = None) -> protocol.Reply:
     """Run one request against `package`; every outcome becomes a reply."""
     try:
         if isinstance(request, CallRequest):
@@ -471,6 +491,7 @@ def serve_forked(package_root: Path, requests: Any, responses: Any) -> None:
     """Serve in a process forked from the warm parent: fd 1 and 2 are the output pipe, one torch thread."""
     _torch().set_num_threads(1)
     for stream in (sys.stdout, sys.stderr):
+        assert isinstance(stream, io.TextIOWrapper)  # Python's own, before any student code runs
         stream.reconfigure(line_buffering=True)
     _cache_bytecode()
     serve(package_root, requests, responses)

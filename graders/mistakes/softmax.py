@@ -17,7 +17,8 @@ def other_axes(x: torch.Tensor, dim: int) -> list[int]:
 
 def softmax(f, scores: torch.Tensor, dim: int = -1) -> torch.Tensor:
     axis = f.choose("softmax-wrong-dim", dim % scores.ndim, other_axes(scores, dim))
-    keep_max, keep_sum = f.choose("softmax-missing-keepdim", (True, True), [(True, False), (False, True), (False, False)])
+    keep_max, keep_sum = f.choose("softmax-missing-keepdim", (True, True),
+                                  [(True, False), (False, True), (False, False)])
     if f.on("softmax-unstable"):
         shifted = scores
     else:

@@ -31,9 +31,22 @@ from pathlib import Path
 
 import pytest
 
-from classroom import (HERE, NEEDS_SANDBOX, TIGHT_SETTINGS, attacked_exercises, course_copy, digest, feedback,
-                       grade, honest_submission, hostile_submission, overlays, oversized_files, unreadable_files,
-                       verdicts)
+from classroom import (
+    HERE,
+    NEEDS_SANDBOX,
+    TIGHT_SETTINGS,
+    attacked_exercises,
+    course_copy,
+    digest,
+    feedback,
+    grade,
+    honest_submission,
+    hostile_submission,
+    overlays,
+    oversized_files,
+    unreadable_files,
+    verdicts,
+)
 from kit import COURSE, SUBMISSIONS
 
 pytestmark = NEEDS_SANDBOX

@@ -39,8 +39,19 @@ from pathlib import Path
 import mistune
 import pytest
 
-from classroom import (HERE, NEEDS_SANDBOX, TIGHT_SETTINGS, attacked_exercises, course_copy, feedback_by_student,
-                       grade, honest_submission, overlays, oversized_files, unreadable_files)
+from classroom import (
+    HERE,
+    NEEDS_SANDBOX,
+    TIGHT_SETTINGS,
+    attacked_exercises,
+    course_copy,
+    feedback_by_student,
+    grade,
+    honest_submission,
+    overlays,
+    oversized_files,
+    unreadable_files,
+)
 from kit import SUBMISSIONS, overlay_submission, reference_submission
 
 pytestmark = NEEDS_SANDBOX

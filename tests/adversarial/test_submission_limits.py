@@ -29,8 +29,16 @@ from pathlib import Path
 
 import pytest
 
-from classroom import (HERE, NEEDS_SANDBOX, TIGHT_SETTINGS, attacked_exercises, course_copy, grade,
-                       hostile_submission, overlays)
+from classroom import (
+    HERE,
+    NEEDS_SANDBOX,
+    TIGHT_SETTINGS,
+    attacked_exercises,
+    course_copy,
+    grade,
+    hostile_submission,
+    overlays,
+)
 from kit import reference_submission
 
 pytestmark = NEEDS_SANDBOX

@@ -57,4 +57,5 @@ def test_no_weight_on_later_tokens(attempt, rng, settings):
     peek = float(np.nan_to_num(np.abs(np.triu(weights, 1)), nan=np.inf).max())
     limit = settings["future_weight_limit"]
     if peek > limit:
-        attempt.report("causal-attends-later", f"a token gives weight {peek:.3g} to a later token (at most {limit:g} is allowed)")
+        attempt.report("causal-attends-later",
+                       f"a token gives weight {peek:.3g} to a later token (at most {limit:g} is allowed)")
