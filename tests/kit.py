@@ -70,3 +70,20 @@ class InProcessSandbox:
 
     def close(self, wait: bool = True) -> None:
         pass
+
+
+def nbgrader_exercise_points(course: Course, gradebook_db: Path, assignment: str,
+                             students: list[str]) -> dict[str, dict[str, float]]:
+    """Per student, per exercise: the points in nbgrader's gradebook, summed over the exercise's check cells."""
+    from nbgrader.api import Gradebook
+
+    from attnkit.nbgrader.notebooks import check_cell_id
+
+    cells = {check_cell_id(e, c): e.id for e in course.exercises for c in e.checks}
+    scores: dict[str, dict[str, float]] = {}
+    with Gradebook(f"sqlite:///{gradebook_db}") as gradebook:
+        for student in students:
+            scores[student] = dict.fromkeys(course.ids, 0.0)
+            for grade in gradebook.find_submission_notebook(assignment, assignment, student).grades:
+                scores[student][cells[grade.name]] += grade.score
+    return scores

@@ -52,7 +52,7 @@ from attnkit.nbgrader.extract import (
 from attnkit.nbgrader.notebooks import BEGIN_HIDDEN, build_notebook, check_cell_id
 from attnkit.nbgrader.samples import grade_id, only_assignment, solved_notebook
 from attnkit.sandbox import isolation
-from kit import CATALOGUE, COURSE, REPO
+from kit import CATALOGUE, COURSE, REPO, nbgrader_exercise_points
 
 ASSIGNMENT = "self_attention"
 NOTEBOOK = f"{ASSIGNMENT}.ipynb"
@@ -212,19 +212,7 @@ def course_dir(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def nbgrader_scores(course_dir) -> dict[str, dict[str, float]]:
-    """Per student, per exercise: the points of nbgrader's gradebook, summed over the exercise's cells."""
-    from nbgrader.api import Gradebook
-
-    cells = {check_cell_id(e, c): e.id for e in COURSE.exercises for c in e.checks}
-    scores: dict[str, dict[str, float]] = {}
-    with Gradebook(f"sqlite:///{course_dir / 'gradebook.db'}") as gradebook:
-        for student in STUDENTS:
-            notebook = gradebook.find_submission_notebook(ASSIGNMENT, ASSIGNMENT, student)
-            per_exercise = dict.fromkeys(COURSE.ids, 0.0)
-            for grade in notebook.grades:
-                per_exercise[cells[grade.name]] += grade.score
-            scores[student] = per_exercise
-    return scores
+    return nbgrader_exercise_points(COURSE, course_dir / "gradebook.db", ASSIGNMENT, STUDENTS)
 
 
 def kit_grade(submissions: Path, out: Path) -> dict[str, dict[str, float]]:
@@ -661,7 +649,16 @@ def test_kernel_environment_names_no_course(tmp_path, options):
     result = launch(tmp_path, "import json, os; print(json.dumps(dict(os.environ)))", *options)
     environment = json.loads(result.stdout)
     assert COURSE_PATH_VARIABLE not in environment
-    assert [v for v in environment.values() if str(REPO) in v or "course.toml" in v] == []
+    assert [v for v in environment.values() if names_the_course(v)] == []
+
+
+def names_the_course(value: str) -> bool:
+    """Whether an environment value holds the course repository (or a path in it) or a course.toml.
+
+    Compared path by path, so a sibling whose name starts the same (/tmp/fresh and /tmp/freshvenv) is not it.
+    """
+    paths = [Path(part) for part in value.split(os.pathsep) if part.startswith("/")]
+    return "course.toml" in value or any(path == REPO or REPO in path.parents for path in paths)
 
 
 def test_a_helper_only_the_reference_defines_goes_into_the_answer_cell_as_solution():

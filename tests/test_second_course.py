@@ -36,7 +36,7 @@ from attnkit.config import load_course
 from attnkit.grading.catalogue import load_catalogue
 from attnkit.grading.models import Flaws, ModelLibrary
 from attnkit.grading.variants import write_variant_package
-from attnkit.nbgrader.notebooks import check_cell_id
+from kit import nbgrader_exercise_points
 from test_models import assert_apart, single_answers, well_chosen
 
 COURSE_DIR = Path(__file__).resolve().parent / "courses" / "causal"
@@ -301,17 +301,7 @@ def nbgrader_course(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def nbgrader_scores(nbgrader_course) -> dict[str, dict[str, float]]:
-    """Per student, per exercise: the points of nbgrader's gradebook, summed over the exercise's cells."""
-    from nbgrader.api import Gradebook
-
-    cells = {check_cell_id(e, c): e.id for e in COURSE.exercises for c in e.checks}
-    scores: dict[str, dict[str, float]] = {}
-    with Gradebook(f"sqlite:///{nbgrader_course / 'gradebook.db'}") as gradebook:
-        for student in ("alice", "bob"):
-            scores[student] = dict.fromkeys(COURSE.ids, 0.0)
-            for grade in gradebook.find_submission_notebook(ASSIGNMENT, ASSIGNMENT, student).grades:
-                scores[student][cells[grade.name]] += grade.score
-    return scores
+    return nbgrader_exercise_points(COURSE, nbgrader_course / "gradebook.db", ASSIGNMENT, ["alice", "bob"])
 
 
 @pytest.fixture(scope="module")

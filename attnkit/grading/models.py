@@ -54,24 +54,22 @@ class Flaws:
         self.consulted.add(mistake)
         if mistake not in self.active or not wrong:
             return correct
-        if mistake not in self._made:
-            position = len(self._made)
-            index = self._choices[position] if position < len(self._choices) else 0
-            self._made[mistake] = min(index, len(wrong) - 1)
-            self.options.append(len(wrong))
-        return wrong[self._made[mistake]]
+        return wrong[self._pick(mistake, len(wrong))]
 
     def variant(self, step: str, options: Sequence[Any]) -> Any:
         """A harmless step's first option when no mistake is on; each option in turn when one is."""
         if not self.active:
             return options[0]
-        key = f"variant:{step}"
+        return options[self._pick(f"variant:{step}", len(options))]
+
+    def _pick(self, key: str, count: int) -> int:
+        """Which of `count` options `key` takes in this run: the run's next choice, kept if asked again."""
         if key not in self._made:
             position = len(self._made)
             index = self._choices[position] if position < len(self._choices) else 0
-            self._made[key] = min(index, len(options) - 1)
-            self.options.append(len(options))
-        return options[self._made[key]]
+            self._made[key] = min(index, count - 1)
+            self.options.append(count)
+        return self._made[key]
 
     def renamed(self, names: dict[str, str]) -> RenamedFlaws:
         """These flaws as seen by a dependency's model, whose mistakes go by other names here."""
