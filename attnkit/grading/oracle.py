@@ -14,8 +14,10 @@ import inspect
 import json
 import secrets
 import shutil
+import signal
 import sys
 import tempfile
+import threading
 from collections.abc import Collection, Iterator
 from functools import cached_property
 from pathlib import Path
@@ -88,6 +90,27 @@ class Oracle(Protocol):
     def positional(self, standin: Standin, call: StandinCall) -> tuple[Any, ...] | None: ...
 
 
+def import_torch_whole() -> None:
+    """torch, imported with Ctrl-C held back until the import is done (an interrupt inside its C extension's
+    import leaves a half-made module that can crash the process), and on one thread: the reference's
+    arithmetic is on tiny tensors, where a thread pool's wake-ups cost a hundred times the work.
+
+    Only the reference needs torch here: a self-check's recorded answers are numbers, so a student's
+    `attnkit check` imports torch once, in the sandbox."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if _main_thread() else None
+    try:
+        import torch
+
+        torch.set_num_threads(1)
+    finally:
+        if blocked is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
+def _main_thread() -> bool:
+    return threading.current_thread() is threading.main_thread()
+
+
 class ReferenceOracle:
     """The reference solutions and the course's mistake models, run in this (trusted) process."""
 
@@ -96,6 +119,7 @@ class ReferenceOracle:
         self.solutions_dir = Path(solutions_dir)
         self.models = ModelLibrary(Path(models_dir))
         self.known = set(known) if known is not None else None
+        import_torch_whole()
         self._workdir = tempfile.TemporaryDirectory(prefix="attnkit-oracle-")
         # A package name of this oracle's own: a second oracle in the process must not find
         # the first one's package in sys.modules, pointing at a folder since deleted.

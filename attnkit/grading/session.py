@@ -1,8 +1,6 @@
 """Grade one or many submissions in one pytest session of the trusted process."""
 from __future__ import annotations
 
-import signal
-import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -52,30 +50,11 @@ def make_oracle(course: Course) -> Oracle:
     return RecordedOracle(course.graders_dir / RECORDED_ANSWERS)
 
 
-def _import_torch_whole() -> None:
-    """torch, imported with Ctrl-C held back until the import is done (an interrupt inside its C extension's
-    import leaves a half-made module that can crash the process), and on one thread: the grader's own
-    arithmetic is on tiny tensors, where a thread pool's wake-ups cost a hundred times the work."""
-    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if _main_thread() else None
-    try:
-        import torch
-
-        torch.set_num_threads(1)
-    finally:
-        if blocked is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-
-
-def _main_thread() -> bool:
-    return threading.current_thread() is threading.main_thread()
-
-
 def run_checks(course: Course, submissions: list[Submission], *, exercise_ids: Iterable[str] | None = None,
                public_only: bool = False, hidden_only: bool = False, oracle: Oracle | None = None,
                open_sandbox: Callable[[Path], object] | None = None,
                on_result: Callable[[SubmissionResult], None] = lambda r: None) -> list[SubmissionResult]:
     """Run the selected checks against every submission; results arrive through `on_result` too."""
-    _import_torch_whole()
     catalogue = load_catalogue(course.mistakes_dir)
     checks = select_checks(course, exercise_ids, public_only, hidden_only)
     limits = limits_from(course)
