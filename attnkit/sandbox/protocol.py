@@ -21,6 +21,7 @@ import math
 import struct
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any, Union
 
@@ -263,71 +264,97 @@ def _short(value: Any) -> str:
     return str(value)[:80]
 
 
+Reader = Callable[[Any, str, int], Any]
+
+
 def _read_dataclass(cls: type, record: Any, where: str, depth: int) -> Any:
-    if not isinstance(record, dict):
-        raise ProtocolError(f"{where}: expected an object")
-    hints = _hints(cls)
-    known = {f.name for f in fields(cls)}
-    extra = set(record) - known
-    if extra:
-        raise ProtocolError(f"{where}: unknown field {_short(sorted(extra)[0])!r}")
-    values = {}
-    for spec in fields(cls):
-        if spec.name not in record:
-            raise ProtocolError(f"{where}.{spec.name}: missing")
-        values[spec.name] = _read(hints[spec.name], record[spec.name], f"{where}.{spec.name}", depth + 1)
-    return cls(**values)
-
-
-@functools.cache
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+    return _reader(cls)(record, where, depth)
 
 
 def _read(kind: Any, value: Any, where: str, depth: int) -> Any:
     """`value` read as the annotation `kind`, or ProtocolError naming where it is not."""
     if depth > MAX_DEPTH * 3:
         raise ProtocolError(f"{where}: nested too deeply")
+    return _reader(kind)(value, where, depth)
+
+
+@functools.cache
+def _reader(kind: Any) -> Reader:
+    """The reader of one annotation, worked out once: every reply is read against the same few types."""
     if kind == Value:
-        return _read_value(value, where, depth)
+        return _read_value
     origin = typing.get_origin(kind)
     if origin in (Union, types.UnionType):
-        options = typing.get_args(kind)
-        if value is None and type(None) in options:
+        return _union_reader(typing.get_args(kind))
+    if origin is tuple:
+        item_kind = typing.get_args(kind)[0]
+        return lambda value, where, depth: tuple(
+            _read(item_kind, v, f"{where}[{i}]", depth + 1) for i, v in enumerate(_list(value, where)))
+    if origin is dict:
+        item_kind = typing.get_args(kind)[1]
+        return lambda value, where, depth: {
+            _text(k, where): _read(item_kind, v, f"{where}.{_short(k)}", depth + 1)
+            for k, v in _table(value, where).items()}
+    if kind in _SCALAR_READERS:
+        return _SCALAR_READERS[kind]
+    if hasattr(kind, "__dataclass_fields__"):
+        return _dataclass_reader(kind)
+    raise TypeError(f"no rule to read {kind!r}")  # a bug in this module's definitions (the round-trip tests meet it)
+
+
+def _union_reader(options: tuple[Any, ...]) -> Reader:
+    nullable = type(None) in options
+    kinds = [o for o in options if o is not type(None)]
+
+    def read(value: Any, where: str, depth: int) -> Any:
+        if value is None and nullable:
             return None
         problems = []
-        for option in (o for o in options if o is not type(None)):
+        for kind in kinds:
             try:
-                return _read(option, value, where, depth)
+                return _read(kind, value, where, depth)
             except ProtocolError as error:
                 problems.append(str(error))
         raise ProtocolError(problems[0] if problems else f"{where}: unexpected null")
-    if origin is tuple:
-        item_kind = typing.get_args(kind)[0]
-        return tuple(_read(item_kind, v, f"{where}[{i}]", depth + 1) for i, v in enumerate(_list(value, where)))
-    if origin is dict:
-        item_kind = typing.get_args(kind)[1]
-        table = _table(value, where)
-        return {_text(k, where): _read(item_kind, v, f"{where}.{_short(k)}", depth + 1) for k, v in table.items()}
-    if kind is np.ndarray:
-        return _array(value, where)
-    if kind is str:
-        return _text(value, where)
-    if kind is bool:
-        if not isinstance(value, bool):
-            raise ProtocolError(f"{where}: expected true or false")
-        return value
-    if kind is int:
-        if not isinstance(value, int) or isinstance(value, bool) or abs(value) > 1 << 31:
-            raise ProtocolError(f"{where}: expected an integer")
-        return value
-    if kind is float:
-        if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-            raise ProtocolError(f"{where}: expected a finite number")
-        return float(value)
-    if hasattr(kind, "__dataclass_fields__"):
-        return _read_dataclass(kind, value, where, depth)
-    raise ProtocolError(f"{where}: no rule to read {kind!r}")  # a bug in this module's definitions
+    return read
+
+
+def _dataclass_reader(cls: type) -> Reader:
+    hints = typing.get_type_hints(cls)
+    names = [f.name for f in fields(cls)]
+    known = frozenset(names)
+
+    def read(record: Any, where: str, depth: int) -> Any:
+        if not isinstance(record, dict):
+            raise ProtocolError(f"{where}: expected an object")
+        extra = record.keys() - known
+        if extra:
+            raise ProtocolError(f"{where}: unknown field {_short(sorted(extra)[0])!r}")
+        values = {}
+        for name in names:
+            if name not in record:
+                raise ProtocolError(f"{where}.{name}: missing")
+            values[name] = _read(hints[name], record[name], f"{where}.{name}", depth + 1)
+        return cls(**values)
+    return read
+
+
+def _read_bool(value: Any, where: str, depth: int) -> bool:
+    if not isinstance(value, bool):
+        raise ProtocolError(f"{where}: expected true or false")
+    return value
+
+
+def _read_int(value: Any, where: str, depth: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or abs(value) > 1 << 31:
+        raise ProtocolError(f"{where}: expected an integer")
+    return value
+
+
+def _read_float(value: Any, where: str, depth: int) -> float:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+        raise ProtocolError(f"{where}: expected a finite number")
+    return float(value)
 
 
 def _read_value(value: Any, where: str, depth: int) -> Any:
@@ -336,9 +363,9 @@ def _read_value(value: Any, where: str, depth: int) -> Any:
     if value is None or isinstance(value, (bool, str)):
         return _text(value, where) if isinstance(value, str) else value
     if isinstance(value, int):
-        return _read(int, value, where, depth)
+        return _read_int(value, where, depth)
     if isinstance(value, float):
-        return _read(float, value, where, depth)
+        return _read_float(value, where, depth)
     if isinstance(value, dict):
         return _array(value, where)
     if isinstance(value, list):
@@ -394,6 +421,15 @@ def _array(value: Any, where: str) -> np.ndarray:
     except (binascii.Error, UnicodeEncodeError):
         raise ProtocolError(f"{where}: an array whose data is not base64") from None
     return np.frombuffer(raw, dtype=np.float64).reshape(shape).copy()
+
+
+_SCALAR_READERS: dict[Any, Reader] = {
+    np.ndarray: lambda value, where, depth: _array(value, where),
+    str: lambda value, where, depth: _text(value, where),
+    bool: _read_bool,
+    int: _read_int,
+    float: _read_float,
+}
 
 
 def _check_semantics(message: Any) -> None:
