@@ -25,6 +25,7 @@ BLOCK_LIMIT = 4000      # a block: what the student's code printed
 FILE_STEM_BYTES = 100   # well under the usual 255-byte name limit, with room for a suffix
 
 _UNSAFE_CATEGORIES = {"Cc", "Cf", "Cs", "Zl", "Zp"}  # controls, format (bidi, zero-width), surrogates, separators
+_ASCII_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _SAFE_STEM = re.compile(r"[^\W_][\w.-]*")
 _NOT_IN_NAME = re.compile(r"[^\w.-]+")
@@ -40,6 +41,8 @@ def cap(text: str, limit: int) -> str:
 def visible(text: str, *, keep_newlines: bool = False) -> str:
     """Every control, format or separator character (and a lone surrogate) as a printable escape."""
     kept = "\n\t" if keep_newlines else ""
+    if text.isascii():  # the usual case, and in ASCII only the C0 controls and DEL are unsafe: one regex pass
+        return _ASCII_CONTROL.sub(lambda m: m.group() if m.group() in kept else _escape(m.group()), text)
     return "".join(ch if ch in kept or unicodedata.category(ch) not in _UNSAFE_CATEGORIES else _escape(ch)
                    for ch in text)
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 import mistune
 import pytest
@@ -15,6 +16,7 @@ from attnkit.escaping import (
     markdown_text,
     terminal,
     terminal_line,
+    visible,
 )
 
 # GitHub-flavoured rendering, raw HTML allowed through: what a careless viewer of the feedback would do.
@@ -109,3 +111,12 @@ def test_different_ids_never_share_a_file_name():
     ids = ["a/b", "a_b", "a:b", "a b", "x" * 300, "x" * 301, "caf\\xe9", "caf_xe9", "café"]
     stems = [file_stem(i) for i in ids]
     assert len(set(stems)) == len(ids)
+
+
+@pytest.mark.parametrize("keep_newlines", [False, True])
+def test_every_ascii_character_is_escaped_exactly_when_its_category_is_unsafe(keep_newlines):
+    kept = "\n\t" if keep_newlines else ""
+    for code in range(128):
+        ch = chr(code)
+        unsafe = unicodedata.category(ch) in {"Cc", "Cf", "Cs", "Zl", "Zp"} and ch not in kept
+        assert visible(f"a{ch}b", keep_newlines=keep_newlines) == "a" + (ascii(ch)[1:-1] if unsafe else ch) + "b"
