@@ -42,12 +42,16 @@ class Settings:
     output_limit_kb: int = 64        # what a submission may print, kept for its feedback
 
 
+VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")  # Gradescope's
+
+
 @dataclass(frozen=True)
 class Grading:
     """Grading policy (`[grading]` in course.toml)."""
 
     carry_forward: bool = True       # error carried forward (CONTRACT.md section 3)
-    hidden_visibility: str = "after_published"  # when Gradescope shows students the hidden checks' names and diagnoses
+    # when Gradescope shows students the hidden checks' names and diagnoses (its own words for it)
+    hidden_visibility: str = field(default="after_published", metadata={"choices": VISIBILITIES})
 
 
 @dataclass(frozen=True)
@@ -214,7 +218,8 @@ def load_course(path: Path) -> Course:
 
 
 def _read_typed(reader: _Reader, cls: type, table: dict[str, Any], where: str) -> Any:
-    """A table read into the dataclass `cls`: known keys only, each of its field's type; numbers positive."""
+    """A table read into the dataclass `cls`: known keys only, each of its field's type; numbers positive;
+    a value among its field's `choices`, where the field's metadata lists them."""
     specs = {f.name: f for f in fields(cls)}
     reader.known(table, set(specs), where)
     values = {}
@@ -228,6 +233,9 @@ def _read_typed(reader: _Reader, cls: type, table: dict[str, Any], where: str) -
             if isinstance(default, int) and value != int(value):
                 raise reader.fail(f"{where}{key}", f"expected a whole number, got {value!r}")
             value = type(default)(value)
+        choices = specs[key].metadata.get("choices")
+        if choices and value not in choices:
+            raise reader.fail(f"{where}{key}", f"expected one of {', '.join(choices)}, got {value!r}")
         values[key] = value
     return cls(**values)
 

@@ -83,9 +83,11 @@ def test_a_handout_course_cannot_become_an_autograder(tmp_path):
 
 
 def test_a_bad_hidden_visibility_is_refused_naming_the_key(tmp_path):
-    course = dataclasses.replace(COURSE, grading=dataclasses.replace(COURSE.grading, hidden_visibility="later"))
+    text = COURSE.file.read_text().replace('hidden_visibility = "after_published"', 'hidden_visibility = "later"')
+    (tmp_path / "course.toml").write_text(text)
+    (tmp_path / "graders").symlink_to(COURSE.graders_dir)
     with pytest.raises(ConfigError, match=r"course.toml: grading.hidden_visibility: expected one of visible, "):
-        write_autograder(course, tmp_path / "out")
+        load_course(tmp_path / "course.toml")
 
 
 # --- results.json from a typed result --------------------------------------------------------------

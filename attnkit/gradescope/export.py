@@ -14,15 +14,13 @@ import zipfile
 from pathlib import Path
 
 from attnkit.config import Course
-from attnkit.distribution import build_wheel, requirements_text, write_entry
+from attnkit.distribution import LEFT_OUT, build_wheel, requirements_text, write_entry
 from attnkit.errors import KitError
 from attnkit.gradescope.autograder import COURSE_FOLDER
-from attnkit.gradescope.results import hidden_visibility
 
 AUTOGRADER_ZIP = "autograder.zip"
 SCRIPTS = Path(__file__).with_name("scripts")
 SCRIPT_NAMES = ("setup.sh", "run_autograder")
-LEFT_OUT = ("__pycache__",)
 
 
 def write_autograder(course: Course, out: Path) -> Path:
@@ -30,7 +28,6 @@ def write_autograder(course: Course, out: Path) -> Path:
     if not course.solutions_dir.is_dir():
         raise KitError(f"{course.file}: this is a handout's course (no {course.solutions_dir.name}/ folder, so no "
                        "hidden checks); build the autograder in the course repository")
-    hidden_visibility(course)  # a bad setting is refused here, not on Gradescope's servers
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     target = out / AUTOGRADER_ZIP

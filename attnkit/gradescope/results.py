@@ -16,28 +16,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from attnkit.config import ConfigError, Course
+from attnkit.config import Course
 from attnkit.escaping import cap, visible
 from attnkit.grading.results import CheckResult, SubmissionResult
 
-VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")
 SHOWN = {"after_due_date": "after the due date", "after_published": "when your instructor publishes the grades",
          "hidden": "only to your instructor"}
 TEXT_LIMIT = 4000  # characters of one output
 
 
-def hidden_visibility(course: Course) -> str:
-    """When students see the hidden checks, from course.toml; ConfigError naming the key for a bad value."""
-    value = course.grading.hidden_visibility
-    if value not in VISIBILITIES:
-        raise ConfigError(f"{course.file}: grading.hidden_visibility: expected one of {', '.join(VISIBILITIES)}, "
-                          f"got {value!r}")
-    return value
-
-
 def results_json(result: SubmissionResult, course: Course) -> dict[str, Any]:
     """The results.json record for one graded (or ungradable) upload."""
-    hidden = hidden_visibility(course)
+    hidden = course.grading.hidden_visibility
     tests = []
     for number, exercise in enumerate(course.exercises, 1):
         graded = result.exercises.get(exercise.id)
