@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, NoReturn
 
 import numpy as np
@@ -111,6 +112,11 @@ class ExerciseContext:
     no_pair: bool = False  # no pair of mistakes explained an earlier answer: the same code, so none will
     established: list[tuple[str, ...]] = field(default_factory=list)  # explanations earlier answers proved
 
+    @cached_property
+    def forbids_names(self) -> bool:
+        """A mistake of this exercise forbids names (softmax-builtin): the sandbox then records the calls it sees."""
+        return any(m.forbid for m in self.catalogue.for_exercise(self.exercise.id))
+
     @property
     def rtol(self) -> float:
         return self.course.settings.rtol
@@ -140,8 +146,9 @@ class Attempt:
 
     def _recorded(self, request: Request) -> Request:
         """Where the exercise forbids names, the sandbox also notes the softmax-like calls it sees."""
-        forbids = any(m.forbid for m in self.context.catalogue.for_exercise(self.context.exercise.id))
-        return replace(request, record=True) if forbids and not isinstance(request, ConstantsRequest) else request
+        if self.context.forbids_names and not isinstance(request, ConstantsRequest):
+            return replace(request, record=True)
+        return request
 
     def reference(self, request: Request) -> Answer:
         return self.oracle.reference(request)
@@ -277,13 +284,12 @@ class Attempt:
         """One mistake, else two, else a batch-only or input-independent sign, else what was seen."""
         finite = any(np.isfinite(v).any() for v in values)  # nan and inf alone say too little to name a mistake
         for proven in self.context.established if finite else ():  # the same code: try what it proved first
-            found = explanations(values, self.oracle.candidates(request, len(proven), proven),
-                                 self.context.rtol, self.context.atol)
+            found = self._explanations(request, values, len(proven), proven)
             if found:
                 self.record.findings.append(Finding(found, fallback=self._generic(values, expected, names)[0]))
                 return
         for size in ((1,) if self.context.no_pair else (1, 2)) if finite else ():
-            found = explanations(values, self.oracle.candidates(request, size), self.context.rtol, self.context.atol)
+            found = self._explanations(request, values, size)
             if found:
                 self.record.findings.append(Finding(found, fallback=self._generic(values, expected, names)[0]))
                 if len(found) == 1 and found[0] not in self.context.established:
@@ -296,6 +302,12 @@ class Attempt:
             return
         mistake, detail = self._generic(values, expected, names)
         self.record.findings.append(Finding.named(mistake, detail=detail))
+
+    def _explanations(self, request: Request, values: list[np.ndarray], size: int,
+                      within: Sequence[str] | None = None) -> list[tuple[str, ...]]:
+        """The configurations of `size` mistakes (of `within`, if given) whose answer to `request` is `values`."""
+        return explanations(values, self.oracle.candidates(request, size, within), self.context.rtol,
+                            self.context.atol)
 
     def _generic(self, values: list[np.ndarray], expected: list[np.ndarray], names: Sequence[str]) -> tuple[str, str]:
         return observe(values, expected, names, self.context.rtol, self.context.atol)
@@ -352,7 +364,7 @@ class Attempt:
         expected = reference_values(_returned(reference))
         also: list[tuple[str, ...]] = []
         if not same(values, expected, self.context.rtol, self.context.atol):
-            also = explanations(values, self.oracle.candidates(sliced, 1), self.context.rtol, self.context.atol)
+            also = self._explanations(sliced, values, 1)
             if len(also) != 1:
                 return False  # wrong on one grid too, and not by one known mistake: not a sign of batches
         mistakes = self._signature_mistakes("batch-only")
@@ -480,7 +492,7 @@ class Attempt:
         if isinstance(values, str):
             return Carried(exercise, known or ("wrong-type",), values)
         expected = reference_values(_returned(reference))
-        found = explanations(values, self.oracle.candidates(probe, 1), self.context.rtol, self.context.atol)
+        found = self._explanations(probe, values, 1)
         if len(found) == 1:  # one mistake, on the question the dependency was asked; its own checks say the rest
             return Carried(exercise, found[0], "")
         if problem == "mutates-input":

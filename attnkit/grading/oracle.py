@@ -266,7 +266,19 @@ def as_values(answer: Any) -> list[np.ndarray]:
 # --- recorded answers, for the handout ---------------------------------------------------------------
 
 
-class RecordingOracle:
+class _NoStandins:
+    """A self-check's oracle: it has numbers, not the reference's code, so it cannot stand in for a dependency."""
+
+    can_stand_in = False
+
+    def standin(self, standin: Standin, call: StandinCall) -> StandinAnswer:
+        raise KitError("a self-check cannot stand in for a dependency")
+
+    def positional(self, standin: Standin, call: StandinCall) -> tuple[Any, ...] | None:
+        raise KitError("a self-check cannot stand in for a dependency")
+
+
+class RecordingOracle(_NoStandins):
     """A ReferenceOracle that keeps, for every request it is asked, the numbers a self-check needs."""
 
     def __init__(self, inner: ReferenceOracle, sizes: tuple[int, ...] = (1, 2)):
@@ -274,7 +286,6 @@ class RecordingOracle:
         self.sizes = sizes
         self.table: dict[str, Any] = {}
 
-    can_stand_in = False
     records = True  # checks ask it for their follow-up questions' answers up front
 
     def reference(self, request: Request) -> Answer:
@@ -292,12 +303,6 @@ class RecordingOracle:
     def crashing(self, request: Request) -> list[str]:
         return self.inner.crashing(request)
 
-    def standin(self, standin: Standin, call: StandinCall) -> StandinAnswer:
-        raise KitError("a self-check cannot stand in for a dependency")
-
-    def positional(self, standin: Standin, call: StandinCall) -> tuple[Any, ...] | None:
-        raise KitError("a self-check cannot stand in for a dependency")
-
     def save(self, path: Path) -> None:
         Path(path).write_text(json.dumps(self.table), encoding="utf-8")
 
@@ -307,7 +312,7 @@ def _recorded(answer: Answer) -> str:
     return protocol.encode(Answer(returned=answer.returned, constants=answer.constants))[protocol.HEADER.size:].decode()
 
 
-class RecordedOracle:
+class RecordedOracle(_NoStandins):
     """Answers from a table written by `RecordingOracle`: public checks only, no stand-ins."""
 
     def __init__(self, path: Path):
@@ -316,8 +321,6 @@ class RecordedOracle:
         except (OSError, ValueError) as error:
             raise KitError(f"{path}: cannot read the public checks' expected answers: {error}") from None
         self.path = path
-
-    can_stand_in = False
 
     def _entry(self, request: Request) -> dict[str, Any]:
         entry = self.table.get(request_key(request))
@@ -336,10 +339,4 @@ class RecordedOracle:
 
     def crashing(self, request: Request) -> list[str]:
         return list(self._entry(request)["crashing"])
-
-    def standin(self, standin: Standin, call: StandinCall) -> StandinAnswer:
-        raise KitError("a self-check cannot stand in for a dependency")
-
-    def positional(self, standin: Standin, call: StandinCall) -> tuple[Any, ...] | None:
-        raise KitError("a self-check cannot stand in for a dependency")
 
