@@ -22,8 +22,16 @@ COURSE_FILE = "course.toml"
 PACKAGE = "exercises"  # the package every handout and submission holds
 
 
+GRADER_PREFIX = "test_"  # graders/test_<exercise id>.py: pytest collects it by that name
+
+
 def grader_file_name(exercise_id: str) -> str:
-    return f"test_{exercise_id}.py"
+    return f"{GRADER_PREFIX}{exercise_id}.py"
+
+
+def exercise_of_grader(path: str | Path) -> str:
+    """The exercise id a grader file is named for (the inverse of `grader_file_name`)."""
+    return Path(path).stem.removeprefix(GRADER_PREFIX)
 
 
 class ConfigError(KitError):

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import TypeGuard
 
-from attnkit.config import Course, Exercise
+from attnkit.config import Course, Exercise, grader_file_name
 from attnkit.distribution import build_wheel, pinned_requirements, requirements_text
 from attnkit.errors import KitError
 from attnkit.grading.catalogue import Catalogue, Mistake, load_catalogue
@@ -46,7 +46,7 @@ def write_handout(course: Course, out: Path) -> Path:
     exercises = [e for e in course.exercises if e.public_checks]
     for exercise in exercises:
         source = course.grader_file(exercise).read_text(encoding="utf-8")
-        (checks / f"test_{exercise.id}.py").write_text(public_only(source, exercise), encoding="utf-8")
+        (checks / grader_file_name(exercise.id)).write_text(public_only(source, exercise), encoding="utf-8")
     catalogue = load_catalogue(course.mistakes_dir)
     (checks / "mistakes" / "catalogue.toml").write_text(catalogue_without_variants(catalogue), encoding="utf-8")
     record_answers(course, checks / RECORDED_ANSWERS)

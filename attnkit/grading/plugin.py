@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from attnkit.config import PACKAGE, Check, Course, Exercise
+from attnkit.config import PACKAGE, Check, Course, Exercise, exercise_of_grader
 from attnkit.errors import KitError
 from attnkit.grading.attempt import Attempt, CheckFailed, CheckRecord, ExerciseContext
 from attnkit.grading.catalogue import Catalogue
@@ -88,7 +88,7 @@ class GradingPlugin:
             metafunc.parametrize(STUDENT_FIXTURE, ids, ids=[f"s{i}" for i in range(len(ids))], scope="function")
 
     def _place(self, item: pytest.Item) -> tuple[str, Exercise, Check] | None:
-        exercise_id = Path(str(item.path)).stem.removeprefix("test_")
+        exercise_id = exercise_of_grader(item.path)
         test = getattr(item, "originalname", item.name)
         for check in self.checks.get(exercise_id, []):
             if check.test == test and isinstance(item, pytest.Function):  # a grader's test function
@@ -178,7 +178,7 @@ class GradingPlugin:
     @pytest.fixture(scope="module")
     def settings(self, request: pytest.FixtureRequest) -> Mapping[str, Any]:
         """The exercise's own settings (declared by its grader, set in course.toml), read-only."""
-        exercise_id = Path(str(request.module.__file__)).stem.removeprefix("test_")
+        exercise_id = exercise_of_grader(str(request.module.__file__))
         return MappingProxyType(dict(self.course.exercise(exercise_id).settings))
 
     @pytest.fixture(scope="session")
