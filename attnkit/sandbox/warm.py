@@ -79,11 +79,7 @@ class SandboxProcess:
                 signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
             select.select([self._pidfd], [], [], TEARDOWN_GRACE)
         self.out_of_memory = verdict == OUT_OF_MEMORY
-        self._lifeline.close()
-        for fd in (self._pidfd, self.requests_w, self.responses_r, self.output_r):
-            os.close(fd)
-        self._pidfd = -1
-
+        self._let_go()
 
     def release(self) -> None:
         """Tell the warm parent to end the sandbox, and return: it kills, reaps and clears up on its own."""
@@ -91,6 +87,10 @@ class SandboxProcess:
             return
         with suppress(OSError):
             self._lifeline.shutdown(socket.SHUT_WR)
+        self._let_go()
+
+    def _let_go(self) -> None:
+        """Close the grader's ends of the sandbox: its lifeline, pidfd and pipes."""
         self._lifeline.close()
         for fd in (self._pidfd, self.requests_w, self.responses_r, self.output_r):
             os.close(fd)
