@@ -251,7 +251,7 @@ def decode(body: bytes, accepted: tuple[type, ...]) -> Any:
     cls = MESSAGES.get(record[MESSAGE_TAG])
     if cls not in accepted:
         raise ProtocolError(f"unexpected message {_short(record[MESSAGE_TAG])!r}")
-    message = _read_dataclass(cls, {k: v for k, v in record.items() if k != MESSAGE_TAG}, cls.__name__, 0)
+    message = _read(cls, {k: v for k, v in record.items() if k != MESSAGE_TAG}, cls.__name__, 0)
     _check_semantics(message)
     return message
 
@@ -265,10 +265,6 @@ def _short(value: Any) -> str:
 
 
 Reader = Callable[[Any, str, int], Any]
-
-
-def _read_dataclass(cls: type, record: Any, where: str, depth: int) -> Any:
-    return _reader(cls)(record, where, depth)
 
 
 def _read(kind: Any, value: Any, where: str, depth: int) -> Any:
