@@ -26,6 +26,16 @@ def test_equal_within_tolerance_and_nan_where_the_other_has_nan():
     assert not same([GRID], [GRID.T], 1e-4, 1e-5)
 
 
+@pytest.mark.parametrize("scale", [0.0, 1.0, 1e3])
+def test_the_tolerance_is_numpys_allclose_to_the_edge(scale):
+    """Within atol + rtol·|expected| is the same answer; a little beyond it is not (as np.allclose has it)."""
+    expected = np.full((2, 3), scale)
+    edge = 1e-5 + 1e-4 * scale
+    assert same([expected + 0.99 * edge], [expected], 1e-4, 1e-5)
+    assert not same([expected + 1.01 * edge], [expected], 1e-4, 1e-5)
+    assert not same([expected + 1.01 * edge, expected], [expected, expected], 1e-4, 1e-5)
+
+
 @pytest.mark.parametrize("student,expected", [
     (array(GRID), "where output, weights"),
     (Returned("sequence", "tuple", items=(array(GRID),) * 3), "a tuple of 3"),

@@ -9,6 +9,9 @@ from __future__ import annotations
 import ast
 import base64
 import hashlib
+import shutil
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -159,3 +162,17 @@ def test_the_readme_gives_the_install_command_and_pytorchs_cpu_route(handout):
     torch = next(pin for pin in pinned_requirements() if pin.startswith("torch=="))
     assert f"    {INSTALL}\n" in readme and "CUDA build" in readme
     assert f"    python3 -m pip install {torch} --index-url https://download.pytorch.org/whl/cpu\n" in readme
+
+
+def test_a_self_check_imports_torch_only_in_the_sandbox(handout, tmp_path):
+    """The recorded answers are numbers: the checking process needs no torch (its import is most of check's time)."""
+    folder = tmp_path / "student"
+    shutil.copytree(handout, folder)
+    for module in COURSE.solutions_dir.glob("*.py"):
+        shutil.copy(module, folder / "exercises" / module.name)
+    probe = ("import sys\nfrom pathlib import Path\nfrom attnkit.self_check import check_folder\n"
+             "run = check_folder(Path('.'))\nprint(run.total, run.failed, 'torch' in sys.modules)\n")
+    run = subprocess.run([sys.executable, "-c", probe], cwd=folder, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    total, failed, torch_imported = run.stdout.split()
+    assert int(total) > 0 and failed == "0" and torch_imported == "False"
