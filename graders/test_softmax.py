@@ -3,7 +3,8 @@
 The grids' rows and columns differ (a softmax along the wrong axis shows in the numbers), one
 hidden grid is square (a sum without keepdim broadcasts silently only there), a batch is asked
 along dim=-1 and dim=1, and large scores are asked with a small twin (the same scores shrunk to
-within ±5): a softmax that is right on the twin and overflows on the large ones is unstable.
+within ±5): a softmax that is right on the twin and overflows on the large ones is unstable; one large
+grid is square, so an overflow shows beside a missing keepdim too.
 """
 import numpy as np
 
@@ -41,3 +42,5 @@ def test_random_batched(attempt, rng):
 def test_large_scores_and_float64(attempt, rng):
     """large scores stay finite, float64 in"""
     expect_large(attempt, rng.normal(size=(3, 4)) * 50 + 1000, dtype="float64")  # e^1000 overflows even float64
+    # square too: a sum without keepdim crashes on the grids above, which would hide an overflow beside it
+    expect_large(attempt, rng.normal(size=(4, 4)) * 50 + 1000)

@@ -296,7 +296,7 @@ class Attempt:
                     self.context.established.append(found[0])
                 return
             self.context.no_pair = size == 2
-        if batched and self._batch_only(request, names):
+        if batched and self._batch_only(request, names, generic=self._generic(values, expected, names)):
             return
         if self._ignores_input(request, values):
             return
@@ -349,8 +349,13 @@ class Attempt:
             self._explain(tame, small, expected_small, names, batched=False)
         return True
 
-    def _batch_only(self, request: Request, names: Sequence[str]) -> bool:
-        """Wrong with batch dimensions in front, right on the first grid alone: the batch-only mistakes."""
+    def _batch_only(self, request: Request, names: Sequence[str], generic: tuple[str, str] | None = None) -> bool:
+        """Wrong with batch dimensions in front, right on the first grid alone.
+
+        On a crash (`generic` None), the batch-only mistake whose own code cannot run on this batch either.
+        On numbers (`generic`: what they show, and how), no mistake: had a batch-only mistake's model computed them,
+        the explanations would have named it already, so the code goes wrong on batches some other way.
+        """
         if not isinstance(request, CallRequest):
             return False
         sliced = _sliced(request)
@@ -367,10 +372,15 @@ class Attempt:
             also = self._explanations(sliced, values, 1)
             if len(also) != 1:
                 return False  # wrong on one grid too, and not by one known mistake: not a sign of batches
-        mistakes = self._signature_mistakes("batch-only")
         detail = ("right on a single grid" if not also else "on a single grid it makes one mistake only") + \
                  ", but wrong once batch dimensions come in front"
-        batch = tuple(mistakes[:1]) or ("wrong-values",)
+        if generic is None:
+            crashing = self.oracle.crashing(request)
+            batch = tuple(m for m in self._signature_mistakes("batch-only") if m in crashing)[:1]
+            if not batch:
+                return False  # no known mistake fails here as it does: the crash, as it happened
+        else:
+            batch, detail = (generic[0],), f"{detail}: {generic[1]}"
         self.record.findings.append(Finding.named(*batch, *(also[0] if also else ()), detail=detail))
         return True
 

@@ -21,11 +21,13 @@ def attention(f, Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor):
     scores = Q @ K.transpose(-2, -1) if after_softmax else scaled_scores(inner, Q, K)
     n_k = K.shape[-2]
     hard = None if f.on("attention-uniform") else \
-        f.choose("attention-hard-argmax", None, ["every best key", "the first best key"])
+        f.choose("attention-hard-argmax", None, ["every best key", "the best keys shared", "the first best key"])
     if hard is None and f.on("attention-uniform"):
         weights = torch.full_like(scores, 1 / n_k)
-    elif hard == "every best key":
+    elif hard in ("every best key", "the best keys shared"):  # ties (the lesson has them) all weigh 1, or share 1
         weights = (scores == scores.amax(dim=-1, keepdim=True)).to(scores.dtype)
+        if hard == "the best keys shared":
+            weights = weights / weights.sum(dim=-1, keepdim=True)
     elif hard == "the first best key":
         weights = torch.nn.functional.one_hot(scores.argmax(dim=-1), n_k).to(scores.dtype)
     else:
