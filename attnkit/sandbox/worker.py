@@ -16,7 +16,6 @@ import importlib
 import io
 import os
 import sys
-import tempfile
 import traceback
 import types
 import warnings
@@ -493,20 +492,7 @@ def serve_forked(package_root: Path, requests: Any, responses: Any) -> None:
     for stream in (sys.stdout, sys.stderr):
         assert isinstance(stream, io.TextIOWrapper)  # Python's own, before any student code runs
         stream.reconfigure(line_buffering=True)
-    _cache_bytecode()
     serve(package_root, requests, responses)
-
-
-def _cache_bytecode() -> None:
-    """Compiled modules kept in this sandbox's own scratch folder: a stand-in run imports the package
-    afresh, and compiling the student's modules each time would cost more than running them."""
-    cache = Path(tempfile.gettempdir()) / "attnkit-bytecode"
-    try:
-        cache.mkdir(exist_ok=True)
-    except OSError:  # no scratch to write to: compile each time, as before
-        return
-    sys.pycache_prefix = str(cache)
-    sys.dont_write_bytecode = False
 
 
 def main() -> None:

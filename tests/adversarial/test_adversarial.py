@@ -62,6 +62,7 @@ HONEST = {
     "correct--torch-softmax-in-attention": SUBMISSIONS / "correct" / "torch-softmax-in-attention",
     "correct--softmax-with-helpers": HERE / "honest" / "softmax-with-helpers",
     "correct--names-the-builtin-in-prose": HERE / "honest" / "names-the-builtin-in-prose",
+    "correct--forged-bytecode-is-not-run": HERE / "honest" / "forged-bytecode-is-not-run",
     "mistake--softmax-wrong-dim--sum-0": SUBMISSIONS / "mistakes" / "softmax-wrong-dim--sum-0",
 }
 ZIPS = {
