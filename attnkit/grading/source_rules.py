@@ -152,6 +152,10 @@ _HIDDEN_MODULE_NAMES = frozenset({"__builtins__", "__build_class__", "__loader__
                                   "__dict__"})
 _SNIPPET = 60  # characters of the student's code quoted in a description
 MAX_READ_CHARS = 128 * 1024  # of the package's code read per exercise (the reference has 6 KB): bounds grading time
+# Origins the analysis may follow per exercise (real code needs a few hundred): aliases that fork at
+# every step (`a2 = a1.p` beside `a2 = a1.q`, a dozen deep) would otherwise take minutes of the grader's time.
+MAX_RESOLUTION_STEPS = 200_000
+TOO_INTRICATE = "is too intricate for the kit to follow (aliases nested or forked beyond what it reads)"
 
 
 @dataclass(frozen=True)
@@ -179,16 +183,24 @@ def forbidden_uses(sources: Mapping[str, str | bytes], module: str, forbidden: C
     runs too). Uses come in reading order, the exercise's module first.
     """
     reader = _PackageReader(sources, package)
-    if reader.module(module) is None:
+    exercise = reader.module(module)
+    if exercise is None:
         return []
-    loaded, live = reader.reachable(module, imported_with)
-    names = _ForbiddenNames(forbidden)
-    uses: list[Use] = []
-    for name in sorted(loaded, key=lambda m: (m != module, m != "__init__", m)):
-        mod = reader.module(name)
-        if mod is not None:
-            uses += _ModuleChecker(reader, mod, names, whole=name in live).uses()
+    try:
+        loaded, live = reader.reachable(module, imported_with)
+        names = _ForbiddenNames(forbidden)
+        uses: list[Use] = []
+        for name in sorted(loaded, key=lambda m: (m != module, m != "__init__", m)):
+            mod = reader.module(name)
+            if mod is not None:
+                uses += _ModuleChecker(reader, mod, names, whole=name in live).uses()
+    except (RecursionError, _TooIntricate):  # the submission's own doing: it cannot hide behind it
+        return [Use(exercise.file, 1, TOO_INTRICATE, opaque=True)]
     return list(dict.fromkeys(uses))
+
+
+class _TooIntricate(Exception):
+    """The analysis would follow more than MAX_RESOLUTION_STEPS origins."""
 
 
 class _ForbiddenNames:
@@ -246,6 +258,14 @@ class _PackageReader:
         self._parsed: dict[str, _Module | None] = {}
         self._budget = MAX_READ_CHARS
         self._memo: dict[tuple[str, str], list[_Origin]] = {}
+        self._steps = MAX_RESOLUTION_STEPS
+
+    def _spend(self, origins: list[_Origin]) -> list[_Origin]:
+        """Count the origins followed against the budget; `_TooIntricate` once it is spent."""
+        self._steps -= len(origins) + 1
+        if self._steps < 0:
+            raise _TooIntricate
+        return origins
 
     def module(self, name: str) -> _Module | None:
         """The module, parsed; None if the package lacks it or it has a syntax error."""
@@ -301,7 +321,7 @@ class _PackageReader:
                 origins.append(_Origin("own", mod.name))
         if not origins:
             origins = self._from_stars(mod, name)
-        return list(dict.fromkeys(origins))  # a name bound a thousand times the same way is one origin
+        return self._spend(list(dict.fromkeys(origins)))  # a name bound a thousand times the same way is one
 
     def _from_stars(self, mod: _Module, name: str) -> list[_Origin]:
         origins: list[_Origin] = []
@@ -346,7 +366,7 @@ class _PackageReader:
                 after.append(_Origin("library", attr if attr in _REROOTED else f"{origin.name}.{attr}"))
             elif origin.kind == "module":
                 after += self.member(origin.name, attr)
-        return list(dict.fromkeys(after))
+        return self._spend(list(dict.fromkeys(after)))
 
     # -- what the exercise can run
 
