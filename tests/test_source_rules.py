@@ -72,6 +72,29 @@ ATTACKS = {
         def softmax(scores, dim=-1):
             return nn.Softmax(dim)(scores)
         """), ("softmax.py", 3, False)),
+    "a forward reference evaluated": (dict(softmax="""
+        import typing
+        import torch
+        import typing_extensions
+        def softmax(scores, dim=-1):
+            ref = typing.get_args(typing.Optional["torch.special.log_" + "soft" + "max"])[0]
+            return typing_extensions.evaluate_forward_ref(ref, globals={"torch": torch})(scores, dim).exp()
+        """), ("softmax.py", 6, True)),
+    "a dataclass field's default looked up by a computed name": (dict(softmax="""
+        import dataclasses
+        import torch
+        def softmax(scores, dim=-1):
+            holder = dataclasses.make_dataclass("H", [("soft" + "max", object)], bases=(torch.Tensor,))
+            return dataclasses.fields(holder)[0].default(scores, dim)
+        """), ("softmax.py", 4, True)),
+    "a module only the package's star import brings in": (dict(__init__="""
+        __all__ = ["extras"]
+        from . import *
+        """, extras="""
+        import torch
+        from . import softmax as exercise
+        exercise.softmax = lambda scores, dim=-1: torch.nn.functional.log_softmax(scores, dim).exp()
+        """), ("extras.py", 3, True)),
     "exp of log_softmax": (dict(softmax="""
         import torch
         def softmax(scores, dim=-1):

@@ -36,7 +36,8 @@ error, or one the package does not have, is not read (the import fails).
      and every other dunder outside a short harmless list; running frames (`f_globals`, `gi_frame`,
      ...); a computed `__match_args__`;
    - code or text from elsewhere: `eval`, `exec`, `compile`, `__import__`, `open()`,
-     `typing.get_type_hints`, an import of any module outside `KNOWN_LIBRARIES` (so `importlib`,
+     `typing.get_type_hints`, `typing_extensions.evaluate_forward_ref`, `dataclasses.make_dataclass`, an
+     import of any module outside `KNOWN_LIBRARIES` (so `importlib`,
      `pickle`, `marshal`, `codecs`, `base64`, `ctypes`, `builtins`, `gc`, `inspect`, `os`,
      `subprocess`, `multiprocessing`, `io`, `pathlib`, every third-party package and C extension),
      a module nested too deeply to parse or beyond the `MAX_READ_CHARS` the kit reads;
@@ -89,14 +90,15 @@ KNOWN_LIBRARIES: dict[str, frozenset[str]] = {
         "last_exc", "excepthook", "displayhook", "breakpointhook", "unraisablehook", "addaudithook",
         "audit", "call_tracing", "executable", "monitoring", "remote_exec",
     }),
-    "typing": frozenset({"get_type_hints", "ForwardRef", "get_annotations"}),
-    "typing_extensions": frozenset({"get_type_hints", "ForwardRef", "get_annotations"}),
+    "typing": frozenset({"get_type_hints", "ForwardRef", "get_annotations", "evaluate_forward_ref"}),
+    "typing_extensions": frozenset({"get_type_hints", "ForwardRef", "get_annotations", "evaluate_forward_ref"}),
+    "dataclasses": frozenset({"make_dataclass"}),  # looks up each field's default by its (computed) name
     "functools": frozenset({"singledispatch", "singledispatchmethod"}),
     "threading": frozenset({"settrace", "setprofile", "settrace_all_threads", "setprofile_all_threads"}),
     "string": frozenset({"Formatter"}),
     **{name: frozenset() for name in (
-        "__future__", "math", "cmath", "operator", "itertools", "collections", "abc", "numbers",
-        "dataclasses", "enum", "contextlib", "warnings", "copy", "decimal", "fractions", "statistics",
+        "__future__", "math", "cmath", "operator", "itertools", "collections", "abc", "numbers", "enum",
+        "contextlib", "warnings", "copy", "decimal", "fractions", "statistics",
         "random", "array", "bisect", "heapq", "re", "textwrap", "time", "queue", "weakref",
     )},
 }
@@ -410,6 +412,8 @@ class _PackageReader:
             targets = [self.internal_target(alias) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
             base = self.internal_target(node, node.level)
+            if base == "" and any(a.name == "*" for a in node.names):  # imports the submodules `__all__` lists,
+                return set(self.files)  # which may be computed: every module of the package, to be sure
             targets = [base] + ([f"{base}.{a.name}".lstrip(".") for a in node.names] if base == "" else [])
         else:
             return found
