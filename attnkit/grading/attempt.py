@@ -28,6 +28,7 @@ from attnkit.config import Course, Exercise
 from attnkit.grading.catalogue import Catalogue
 from attnkit.grading.diagnosis import Finding, changed_inputs, explanations, layout, observe, reference_values, same
 from attnkit.grading.oracle import NotRecorded, Oracle, request_key
+from attnkit.grading.source_rules import ForbiddenNames
 from attnkit.sandbox.protocol import (
     Answer,
     CallRequest,
@@ -409,8 +410,8 @@ class Attempt:
         for mistake in self.context.catalogue.for_exercise(self.context.exercise.id):
             if not mistake.forbid:
                 continue
-            names = {n.lower() for n in mistake.forbid}
-            called = [c for c in getattr(student, "calls", ()) if c.lower() in names]
+            names = ForbiddenNames(mistake.forbid)  # matched as in the source: log_softmax holds softmax
+            called = [c for c in getattr(student, "calls", ()) if names.match(c)]
             uses = seen + [f"your code called {c} while it ran" for c in called]
             if uses:
                 self._forbidden_reported = True

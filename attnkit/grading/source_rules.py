@@ -190,7 +190,7 @@ def forbidden_uses(sources: Mapping[str, str | bytes], module: str, forbidden: C
         return []
     try:
         loaded, live = reader.reachable(module, imported_with)
-        names = _ForbiddenNames(forbidden)
+        names = ForbiddenNames(forbidden)
         uses: list[Use] = []
         for name in sorted(loaded, key=lambda m: (m != module, m != "__init__", m)):
             mod = reader.module(name)
@@ -205,7 +205,7 @@ class _TooIntricate(Exception):
     """The analysis would follow more than MAX_RESOLUTION_STEPS origins."""
 
 
-class _ForbiddenNames:
+class ForbiddenNames:
     """The caller's list, matched ignoring case and underscores, as a part of a longer name too."""
 
     def __init__(self, names: Collection[str]):
@@ -539,7 +539,7 @@ def _region(tree: ast.AST, whole: bool) -> Iterator[ast.AST]:
 class _ModuleChecker:
     """The uses in one module's code that runs (all of it, or its import-time part)."""
 
-    def __init__(self, reader: _PackageReader, mod: _Module, names: _ForbiddenNames, whole: bool):
+    def __init__(self, reader: _PackageReader, mod: _Module, names: ForbiddenNames, whole: bool):
         self.reader, self.mod, self.names, self.whole = reader, mod, names, whole
         self.found: list[Use] = []
         self._set_by: dict[int, set[str]] = {}  # per class
