@@ -59,6 +59,12 @@ def test_a_correct_attention_over_a_wrong_softmax_keeps_its_points_and_names_sof
     assert "softmax-wrong-dim" in graded["attention"].checks[0].message
 
 
+def test_a_check_that_asks_twice_says_what_it_was_spared_once(tmp_path):
+    graded = grade(tmp_path, {"softmax": WRONG_DIM_SOFTMAX})
+    for check in graded["attention"].checks:
+        assert check.message.count("is right on its own") <= 1, check.message
+
+
 def test_a_layer_over_a_correct_attention_over_a_wrong_softmax_names_softmax(tmp_path):
     graded = grade(tmp_path, {"softmax": WRONG_DIM_SOFTMAX})
     assert full(graded["projection"]) and graded["projection"].carried_from == ["softmax"]

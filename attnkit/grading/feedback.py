@@ -30,8 +30,8 @@ def check_feedback(record: CheckRecord, exercise: Exercise, course: Course, cata
             parts.append(explanation)
             if hint not in hints:
                 hints.append(hint)
-    for carried in record.carried:
-        parts.append(_carried_sentence(carried, exercise, course))
+    carried_sentences = (_carried_sentence(carried, exercise, course) for carried in record.carried)
+    parts += dict.fromkeys(carried_sentences)  # a check asking twice is spared twice: said once
     return " ".join(parts), " ".join(hints)
 
 
