@@ -70,3 +70,15 @@ def test_keyword_arguments_are_placed_in_the_references_order(oracle):
 def test_answer_standin_runs_any_trusted_function():
     answer = answer_standin(lambda a, b: (a + b, a * b), StandinCall(0, (np.ones(2), np.full(2, 3.0)), {}, None))
     assert [v.tolist() for v in answer.values] == [[4.0, 4.0], [3.0, 3.0]]
+
+
+def test_ctrl_c_while_the_reference_computes_stops_the_grader(tmp_path):
+    """The reference runs in the grader's own process: Ctrl-C there must end the run, not become a crash
+    of the reference (which the grader reported at the end, after grading every student)."""
+    solutions = tmp_path / "solutions"
+    solutions.mkdir()
+    (solutions / "softmax.py").write_text(
+        "import signal\n\ndef softmax(scores, dim=-1):\n    signal.raise_signal(signal.SIGINT)\n    return scores\n")
+    oracle = ReferenceOracle(solutions, COURSE.mistakes_dir)
+    with pytest.raises(KeyboardInterrupt):
+        oracle.reference(call("softmax", "softmax", np.eye(3), -1))

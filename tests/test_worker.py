@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from attnkit.sandbox import worker
-from attnkit.sandbox.protocol import Answer, CallRequest, Standin, StandinAnswer
+from attnkit.sandbox.protocol import Answer, CallRequest, Failure, Standin, StandinAnswer
 
 NUMBERS = np.arange(6.0).reshape(2, 3)
 
@@ -103,3 +103,11 @@ def test_a_syntax_error_says_its_line_once(tmp_path):
     failure = worker.execute("syntax_probe", folder, CallRequest("broken", "broken", (NUMBERS,)))
     assert failure.status == "crash" and failure.type == "SyntaxError"
     assert failure.where == "broken.py, line 1" and "line 1" not in failure.message
+
+
+def test_a_keyboard_interrupt_the_students_code_raises_is_its_crash(tmp_path):
+    """In a sandbox Ctrl-C never arrives (its own session): a KeyboardInterrupt is the student's own raise."""
+    raising = "def softmax(scores, dim=-1):\n    raise KeyboardInterrupt\n"
+    folder = package(tmp_path, "interrupting", {"softmax": raising})
+    reply = worker.execute("interrupting", folder, CallRequest("softmax", "softmax", (NUMBERS, -1)))
+    assert isinstance(reply, Failure) and (reply.status, reply.type) == ("crash", "KeyboardInterrupt")

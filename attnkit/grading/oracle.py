@@ -143,7 +143,7 @@ class ReferenceOracle:
         if key not in self._cache:
             if len(self._cache) > MAX_CACHE:
                 self._cache.clear()
-            reply = worker.execute(self._package, self._package_dir, request)
+            reply = worker.execute(self._package, self._package_dir, request, interruptible=True)
             if not isinstance(reply, Answer):
                 raise KitError(f"{self.solutions_dir}: the reference failed a grader's request: "
                                f"{reply.status}: {reply.type}: {reply.message} ({reply.where})")

@@ -421,9 +421,13 @@ def read_constants(package: str, request: ConstantsRequest) -> Answer:
     return Answer(constants={name: describe(getattr(module, name, None)) for name in request.names})
 
 
-def execute(package: str, package_dir: Path, request: protocol.Request,
-            channel: Channel | None = None) -> protocol.Reply:
-    """Run one request against `package`; every outcome becomes a reply."""
+def execute(package: str, package_dir: Path, request: protocol.Request, channel: Channel | None = None, *,
+            interruptible: bool = False) -> protocol.Reply:
+    """Run one request against `package`; every outcome becomes a reply.
+
+    `interruptible`: a KeyboardInterrupt goes on up (the grader running the reference in its own process,
+    where Ctrl-C must stop the run); in a sandbox, which Ctrl-C never reaches, one is the student's raise.
+    """
     try:
         if isinstance(request, CallRequest):
             return run_call(package, request, channel)
@@ -435,6 +439,8 @@ def execute(package: str, package_dir: Path, request: protocol.Request,
     except SystemExit as error:
         return failure("exited", error, package_dir)
     except BaseException as error:  # the student's code may raise anything
+        if interruptible and isinstance(error, KeyboardInterrupt):
+            raise
         return failure("crash", error, package_dir)
 
 
