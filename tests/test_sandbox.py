@@ -18,6 +18,7 @@ import sys
 import tempfile
 import textwrap
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -379,7 +380,9 @@ def held_megabytes(output: str) -> int:
 
 
 def test_memory_files_beyond_the_limit_end_the_submission_as_that_calls_failure(limits_probe, whole_limits):
-    with SandboxedSubmission(limits_probe, LIMITS) as sandbox:
+    # a call timeout far above the seconds that writing 1.2 GB takes, even on a busy machine: the memory
+    # limit, not the clock, must be what ends it (a 4 s timeout came first once on a slow CI run)
+    with SandboxedSubmission(limits_probe, replace(LIMITS, call_timeout=30.0)) as sandbox:
         result = sandbox.run(probe_call("hoard_memory_files"))
         assert result.status == "exited" and "ran out of memory" in result.message
         assert held_megabytes(sandbox.captured_output) < LIMITS.memory_mb
