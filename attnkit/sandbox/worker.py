@@ -12,7 +12,9 @@ student's own code runs on correct dependencies while no reference code enters t
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
+import importlib.machinery
 import io
 import os
 import sys
@@ -498,7 +500,25 @@ def serve_forked(package_root: Path, requests: Any, responses: Any) -> None:
     for stream in (sys.stdout, sys.stderr):
         assert isinstance(stream, io.TextIOWrapper)  # Python's own, before any student code runs
         stream.reconfigure(line_buffering=True)
+    _remember_compiled_modules()
     serve(package_root, requests, responses)
+
+
+def _remember_compiled_modules() -> None:
+    """Compiled modules kept in this process's memory, by path and source: a stand-in run imports the
+    package afresh, and compiling the student's modules each time costs more than running them. Never on
+    disk, where the student's code could plant bytecode of its own for Python to run instead of the source
+    the grader read."""
+    compiled: dict[tuple[str, bytes], types.CodeType] = {}
+    compile_source = importlib.machinery.SourceFileLoader.source_to_code
+
+    def source_to_code(loader: Any, data: Any, path: Any, *, _optimize: int = -1) -> types.CodeType:
+        key = (str(path), hashlib.sha256(bytes(data)).digest())
+        if key not in compiled:
+            compiled[key] = compile_source(loader, data, path, _optimize=_optimize)
+        return compiled[key]
+
+    importlib.machinery.SourceFileLoader.source_to_code = source_to_code  # type: ignore[method-assign,assignment]
 
 
 def main() -> None:
