@@ -225,8 +225,9 @@ def _plain(value: Any, tagged: bool = False) -> Any:
     if isinstance(value, np.ndarray):
         data = np.ascontiguousarray(value, dtype=np.float64)
         return {ARRAY_TAG: [list(data.shape), base64.b64encode(data.tobytes()).decode("ascii")]}
-    if hasattr(value, "__dataclass_fields__"):
-        record = {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    names = _field_names(type(value))
+    if names:
+        record = {name: _plain(getattr(value, name)) for name in names}
         return {MESSAGE_TAG: type(value).__name__, **record} if tagged else record
     if isinstance(value, (list, tuple)):
         return [_plain(v) for v in value]
@@ -235,6 +236,17 @@ def _plain(value: Any, tagged: bool = False) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         return _plain(np.array(value))  # JSON has no nan: a 0-d array carries it
     return value
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """A message class's field names, in order; () for anything that is not one of this module's dataclasses."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in fields(cls)) if hasattr(cls, "__dataclass_fields__") else ()
+    return names
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # a few classes: the messages and the plain types inside them
 
 
 # --- decoding and validation ---------------------------------------------------------------------
@@ -251,7 +263,8 @@ def decode(body: bytes, accepted: tuple[type, ...]) -> Any:
     cls = MESSAGES.get(record[MESSAGE_TAG])
     if cls not in accepted:
         raise ProtocolError(f"unexpected message {_short(record[MESSAGE_TAG])!r}")
-    message = _read(cls, {k: v for k, v in record.items() if k != MESSAGE_TAG}, cls.__name__, 0)
+    del record[MESSAGE_TAG]
+    message = _reader(cls)(record, cls.__name__, 0)
     _check_semantics(message)
     return message
 
@@ -264,33 +277,34 @@ def _short(value: Any) -> str:
     return str(value)[:80]
 
 
-Reader = Callable[[Any, str, int], Any]
+# Where a value sits in a message: the message's name, or (where its container sits, field name or index).
+# Put into words only when something is wrong there: most replies are right, and building the words of
+# every field of every reply cost more than reading it.
+Where = Union[str, tuple]  # noqa: UP007
+Reader = Callable[[Any, Where, int], Any]
 
 
-def _read(kind: Any, value: Any, where: str, depth: int) -> Any:
-    """`value` read as the annotation `kind`, or ProtocolError naming where it is not."""
-    if depth > MAX_DEPTH * 3:
-        raise ProtocolError(f"{where}: nested too deeply")
-    return _reader(kind)(value, where, depth)
+def _where(where: Where) -> str:
+    keys = []
+    while isinstance(where, tuple):
+        where, key = where
+        keys.append(f"[{key}]" if isinstance(key, int) else f".{_short(key)}")
+    return where + "".join(reversed(keys))
 
 
 @functools.cache
 def _reader(kind: Any) -> Reader:
-    """The reader of one annotation, worked out once: every reply is read against the same few types."""
+    """The reader of one annotation (`value` read as `kind`, or ProtocolError naming where it is not),
+    worked out once: every reply is read against the same few types."""
     if kind == Value:
         return _read_value
     origin = typing.get_origin(kind)
     if origin in (Union, types.UnionType):
         return _union_reader(typing.get_args(kind))
     if origin is tuple:
-        item_kind = typing.get_args(kind)[0]
-        return lambda value, where, depth: tuple(
-            _read(item_kind, v, f"{where}[{i}]", depth + 1) for i, v in enumerate(_list(value, where)))
+        return _tuple_reader(_reader(typing.get_args(kind)[0]))
     if origin is dict:
-        item_kind = typing.get_args(kind)[1]
-        return lambda value, where, depth: {
-            _text(k, where): _read(item_kind, v, f"{where}.{_short(k)}", depth + 1)
-            for k, v in _table(value, where).items()}
+        return _dict_reader(_reader(typing.get_args(kind)[1]))
     if kind in _SCALAR_READERS:
         return _SCALAR_READERS[kind]
     if hasattr(kind, "__dataclass_fields__"):
@@ -298,66 +312,103 @@ def _reader(kind: Any) -> Reader:
     raise TypeError(f"no rule to read {kind!r}")  # a bug in this module's definitions (the round-trip tests meet it)
 
 
+def _deep(where: Where, depth: int) -> None:
+    if depth > MAX_DEPTH * 3:
+        raise ProtocolError(f"{_where(where)}: nested too deeply")
+
+
+def _tuple_reader(item: Reader) -> Reader:
+    def read(value: Any, where: Where, depth: int) -> tuple[Any, ...]:
+        _deep(where, depth)
+        return tuple([item(v, (where, i), depth + 1) for i, v in enumerate(_list(value, where))])
+    return read
+
+
+def _dict_reader(item: Reader) -> Reader:
+    def read(value: Any, where: Where, depth: int) -> dict[str, Any]:
+        _deep(where, depth)
+        return {_text(k, where): item(v, (where, k), depth + 1) for k, v in _table(value, where).items()}
+    return read
+
+
 def _union_reader(options: tuple[Any, ...]) -> Reader:
     nullable = type(None) in options
-    kinds = [o for o in options if o is not type(None)]
+    readers = [_reader(o) for o in options if o is not type(None)]
 
-    def read(value: Any, where: str, depth: int) -> Any:
+    def read(value: Any, where: Where, depth: int) -> Any:
         if value is None and nullable:
             return None
         problems = []
-        for kind in kinds:
+        for reader in readers:
             try:
-                return _read(kind, value, where, depth)
+                return reader(value, where, depth)
             except ProtocolError as error:
                 problems.append(str(error))
-        raise ProtocolError(problems[0] if problems else f"{where}: unexpected null")
+        raise ProtocolError(problems[0] if problems else f"{_where(where)}: unexpected null")
     return read
 
 
 def _dataclass_reader(cls: type) -> Reader:
-    hints = typing.get_type_hints(cls)
-    names = [f.name for f in fields(cls)]
+    names = _field_names(cls)
     known = frozenset(names)
 
-    def read(record: Any, where: str, depth: int) -> Any:
+    def read(record: Any, where: Where, depth: int) -> Any:
+        _deep(where, depth)
         if not isinstance(record, dict):
-            raise ProtocolError(f"{where}: expected an object")
-        extra = record.keys() - known
-        if extra:
-            raise ProtocolError(f"{where}: unknown field {_short(sorted(extra)[0])!r}")
-        values = {}
-        for name in names:
-            if name not in record:
-                raise ProtocolError(f"{where}.{name}: missing")
-            values[name] = _read(hints[name], record[name], f"{where}.{name}", depth + 1)
-        return cls(**values)
+            raise ProtocolError(f"{_where(where)}: expected an object")
+        if record.keys() != known:
+            _refuse_fields(record, names, where)
+        return cls(**{name: reader(record[name], (where, name), depth + 1) for name, reader in _field_readers(cls)})
     return read
 
 
-def _read_bool(value: Any, where: str, depth: int) -> bool:
+@functools.cache
+def _field_readers(cls: type) -> tuple[tuple[str, Reader], ...]:
+    """Each field's reader; worked out at the first read, not with the class's own reader, since a
+    message may hold its own kind (`Returned.items`)."""
+    hints = typing.get_type_hints(cls)
+    return tuple((name, _reader(hints[name])) for name in _field_names(cls))
+
+
+def prepare_readers() -> None:
+    """Work out every message's readers now: the sandboxes' warm parent does, so no sandbox spends its
+    first milliseconds on it."""
+    for cls in (*MESSAGES.values(), *NESTED.values()):
+        _field_readers(cls)
+
+
+def _refuse_fields(record: dict[str, Any], names: tuple[str, ...], where: Where) -> None:
+    extra = record.keys() - set(names)
+    if extra:
+        raise ProtocolError(f"{_where(where)}: unknown field {_short(sorted(extra)[0])!r}")
+    missing = next(name for name in names if name not in record)
+    raise ProtocolError(f"{_where((where, missing))}: missing")
+
+
+def _read_bool(value: Any, where: Where, depth: int) -> bool:
     if not isinstance(value, bool):
-        raise ProtocolError(f"{where}: expected true or false")
+        raise ProtocolError(f"{_where(where)}: expected true or false")
     return value
 
 
-def _read_int(value: Any, where: str, depth: int) -> int:
+def _read_int(value: Any, where: Where, depth: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or abs(value) > 1 << 31:
-        raise ProtocolError(f"{where}: expected an integer")
+        raise ProtocolError(f"{_where(where)}: expected an integer")
     return value
 
 
-def _read_float(value: Any, where: str, depth: int) -> float:
+def _read_float(value: Any, where: Where, depth: int) -> float:
     if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-        raise ProtocolError(f"{where}: expected a finite number")
+        raise ProtocolError(f"{_where(where)}: expected a finite number")
     return float(value)
 
 
-def _read_value(value: Any, where: str, depth: int) -> Any:
-    if depth > MAX_DEPTH * 3:
-        raise ProtocolError(f"{where}: nested too deeply")
-    if value is None or isinstance(value, (bool, str)):
-        return _text(value, where) if isinstance(value, str) else value
+def _read_value(value: Any, where: Where, depth: int) -> Any:
+    _deep(where, depth)
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return _text(value, where)
     if isinstance(value, int):
         return _read_int(value, where, depth)
     if isinstance(value, float):
@@ -365,57 +416,58 @@ def _read_value(value: Any, where: str, depth: int) -> Any:
     if isinstance(value, dict):
         return _array(value, where)
     if isinstance(value, list):
-        return tuple(_read_value(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(_list(value, where)))
-    raise ProtocolError(f"{where}: not a value")
+        return tuple([_read_value(v, (where, i), depth + 1) for i, v in enumerate(_list(value, where))])
+    raise ProtocolError(f"{_where(where)}: not a value")
 
 
-def _list(value: Any, where: str) -> list[Any]:
+def _list(value: Any, where: Where) -> list[Any]:
     if not isinstance(value, list):
-        raise ProtocolError(f"{where}: expected a list")
+        raise ProtocolError(f"{_where(where)}: expected a list")
     if len(value) > MAX_ITEMS:
-        raise ProtocolError(f"{where}: more than {MAX_ITEMS} items")
+        raise ProtocolError(f"{_where(where)}: more than {MAX_ITEMS} items")
     return value
 
 
-def _table(value: Any, where: str) -> dict[str, Any]:
+def _table(value: Any, where: Where) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise ProtocolError(f"{where}: expected an object")
+        raise ProtocolError(f"{_where(where)}: expected an object")
     if len(value) > MAX_ITEMS:
-        raise ProtocolError(f"{where}: more than {MAX_ITEMS} entries")
+        raise ProtocolError(f"{_where(where)}: more than {MAX_ITEMS} entries")
     return value
 
 
-def _text(value: Any, where: str) -> str:
+def _text(value: Any, where: Where) -> str:
     """A string that is short and valid Unicode (no lone surrogates, which cannot be written as UTF-8)."""
     if not isinstance(value, str):
-        raise ProtocolError(f"{where}: expected a string")
+        raise ProtocolError(f"{_where(where)}: expected a string")
     if len(value) > MAX_TEXT:
-        raise ProtocolError(f"{where}: a string of {len(value)} characters is over the limit of {MAX_TEXT}")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise ProtocolError(f"{where}: a string that is not valid Unicode") from None
+        raise ProtocolError(f"{_where(where)}: a string of {len(value)} characters is over the limit of {MAX_TEXT}")
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ProtocolError(f"{_where(where)}: a string that is not valid Unicode") from None
     return value
 
 
-def _array(value: Any, where: str) -> np.ndarray:
-    if not isinstance(value, dict) or set(value) != {ARRAY_TAG}:
-        raise ProtocolError(f"{where}: expected an array")
+def _array(value: Any, where: Where) -> np.ndarray:
+    if not isinstance(value, dict) or len(value) != 1 or ARRAY_TAG not in value:
+        raise ProtocolError(f"{_where(where)}: expected an array")
     tagged = value[ARRAY_TAG]
     if not (isinstance(tagged, list) and len(tagged) == 2 and isinstance(tagged[0], list)
             and isinstance(tagged[1], str)):
-        raise ProtocolError(f"{where}: a malformed array")
+        raise ProtocolError(f"{_where(where)}: a malformed array")
     shape, payload = tagged
     if len(shape) > MAX_DIMENSIONS or not all(
             isinstance(n, int) and not isinstance(n, bool) and 0 <= n <= MAX_ARRAY_ELEMENTS for n in shape):
-        raise ProtocolError(f"{where}: a malformed array shape")
+        raise ProtocolError(f"{_where(where)}: a malformed array shape")
     size = math.prod(shape)
     if size > MAX_ARRAY_ELEMENTS or len(payload) != 4 * math.ceil(size * 8 / 3):
-        raise ProtocolError(f"{where}: an array whose data does not fit its shape")
+        raise ProtocolError(f"{_where(where)}: an array whose data does not fit its shape")
     try:
         raw = base64.b64decode(payload.encode("ascii"), validate=True)
     except (binascii.Error, UnicodeEncodeError):
-        raise ProtocolError(f"{where}: an array whose data is not base64") from None
+        raise ProtocolError(f"{_where(where)}: an array whose data is not base64") from None
     return np.frombuffer(raw, dtype=np.float64).reshape(shape).copy()
 
 

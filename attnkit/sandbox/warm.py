@@ -416,6 +416,7 @@ def main() -> None:
 
     from attnkit.sandbox import protocol, worker  # noqa: F401
 
+    protocol.prepare_readers()
     gc.freeze()  # what is imported now is never collected, so forked sandboxes share its pages longer
     signal.signal(signal.SIGTERM, _stop)
     with suppress(SystemExit):  # SIGTERM: out through serve's clean-up
