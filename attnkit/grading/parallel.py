@@ -167,7 +167,9 @@ def serve(course: Course, requests: IO[str], results: IO[str]) -> None:
 
     One oracle serves every batch: its answers to identical requests (the
     public checks') are reused, and it keeps its variant packages importable.
+    The sandboxes' warm parent starts first, so its torch import overlaps ours.
     """
+    runner.prewarm()
     import torch
 
     from attnkit.grading.session import make_oracle, run_checks

@@ -1,17 +1,23 @@
 """The pytest plugin that turns grader tests into scored, diagnosed checks.
 
-Grader tests ask for the `attempt` fixture (and `rng`, `settings`, `data`); the plugin
-parametrises them over the submissions being graded, orders the items student by student and
-exercise by exercise (so each student's sandbox lives for one contiguous stretch and an exercise's
-dependencies are graded before it), and once an exercise's checks are all done it settles their
-findings together (`diagnosis.resolve`) and writes its results. Each student's result goes to a
-callback as soon as that student is done.
+pytest collects the graders (each check a test function asking for the kit's fixtures: `attempt`,
+`rng`, `settings`, `data`); the plugin then runs the loop itself (`pytest_runtestloop`): student by
+student, exercise by exercise in the course's order (so each student's sandbox lives for one
+contiguous stretch and an exercise's dependencies are graded before it), each check called with
+its fixtures. Once an exercise's checks are all done their findings are settled together
+(`diagnosis.resolve`), and each student's result goes to a callback as soon as that student is done.
+
+Why not one pytest item a check and a student: pytest's per-item machinery (fixture resolution,
+setup and teardown, three reports and their hooks) cost a grading run more than a student's
+sandbox does; a check needs none of it, only its fixtures. A grader is still a pytest module,
+collected, imported and refused by pytest as any test file is.
 """
 from __future__ import annotations
 
 import hashlib
+import inspect
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -31,7 +37,7 @@ from attnkit.grading.results import CheckResult, ExerciseResult, SubmissionResul
 from attnkit.grading.source_rules import forbidden_uses
 from attnkit.sandbox.protocol import Standin
 
-STUDENT_FIXTURE = "attnkit_student"
+FIXTURES = ("attempt", "rng", "settings", "data")  # what a check may ask for (docs/writing-an-exercise.md)
 WHOLE_CODE_MISTAKES = {"hard-coded"}  # a property of all the code: named only where it explains every wrong number
 
 
@@ -44,11 +50,25 @@ class Submission:
     fingerprint: str = ""
 
 
+@dataclass(frozen=True)
+class _CheckFunction:
+    """A check of course.toml and the grader function that runs it."""
+
+    check: Check
+    function: Callable[..., Any]
+    fixtures: tuple[str, ...]
+    nodeid: str
+
+    @property
+    def name(self) -> str:
+        """The name students see: the first line of the function's docstring."""
+        return (self.function.__doc__ or self.check.test).strip().splitlines()[0]
+
+
 @dataclass
 class _ExerciseState:
     context: ExerciseContext
     checks: list[tuple[Check, str, CheckRecord]] = field(default_factory=list)  # (check, name, record)
-    remaining: int = 0
 
 
 @dataclass
@@ -57,9 +77,7 @@ class _StudentState:
     sandbox: Any = None
     found: dict[str, list[str]] = field(default_factory=dict)
     carried: dict[str, list[str]] = field(default_factory=dict)
-    exercises: dict[str, _ExerciseState] = field(default_factory=dict)
     results: dict[str, ExerciseResult] = field(default_factory=dict)
-    remaining: int = 0
 
 
 class GradingPlugin:
@@ -74,59 +92,95 @@ class GradingPlugin:
         self.checks = checks  # exercise id -> the checks to run, in order
         self.open_sandbox = open_sandbox
         self.on_result = on_result
-        self.students = {s.student: _StudentState(s) for s in submissions}
+        self.submissions = submissions
         self.internal_errors: list[str] = []
         self.fatal: KitError | None = None
         self.run_salt = secrets.token_hex(8)
-        self._places: dict[str, tuple[str, Exercise, Check]] = {}
+        self._plan: list[tuple[Exercise, list[_CheckFunction]]] = []
+        self._collection_errors: list[str] = []
+        self._data = MappingProxyType({k: _read_only(v) for k, v in course.data.items()})
 
     # --- collection -------------------------------------------------------
 
-    def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
-        if STUDENT_FIXTURE in metafunc.fixturenames:
-            ids = list(self.students)
-            metafunc.parametrize(STUDENT_FIXTURE, ids, ids=[f"s{i}" for i in range(len(ids))], scope="function")
-
-    def _place(self, item: pytest.Item) -> tuple[str, Exercise, Check] | None:
-        exercise_id = exercise_of_grader(item.path)
-        test = getattr(item, "originalname", item.name)
-        for check in self.checks.get(exercise_id, []):
-            if check.test == test and isinstance(item, pytest.Function):  # a grader's test function
-                student = str(item.callspec.params[STUDENT_FIXTURE])  # a str already: pytest_generate_tests
-                return student, self.course.exercise(exercise_id), check
-        return None
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed:  # pytest's last line of the report says what is wrong, after its "E   "
+            lines = str(report.longrepr).strip().splitlines() or ["failed"]
+            self._collection_errors.append(f"{report.nodeid or report.fspath}: {lines[-1].lstrip('E').strip()}")
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config,
                                       items: list[pytest.Item]) -> None:
-        placed, found = [], set()
+        try:
+            self._plan = self._make_plan(items)
+        except KitError as error:
+            self.fatal = error
+
+    def _make_plan(self, items: list[pytest.Item]) -> list[tuple[Exercise, list[_CheckFunction]]]:
+        """Each selected exercise in the course's order, with its checks' grader functions in course.toml's."""
+        if self._collection_errors:
+            raise KitError(f"grader error: {self._collection_errors[0]}")
+        functions: dict[tuple[str, str], pytest.Function] = {}
         for item in items:
-            place = self._place(item) if hasattr(item, "callspec") else None
-            if place:
-                placed.append((item, place))
-                found.add((place[1].id, place[2].test))
-        missing = [f"{e}.{c.test}" for e, cs in self.checks.items() for c in cs if (e, c.test) not in found]
+            if isinstance(item, pytest.Function):
+                functions.setdefault((exercise_of_grader(item.path), item.originalname), item)
+        missing = [f"{e}.{c.test}" for e, cs in self.checks.items() for c in cs if (e, c.test) not in functions]
         if missing:
-            self.fatal = KitError(f"{self.course.graders_dir}: course.toml lists checks no grader defines: "
-                                  f"{', '.join(missing)}")
-            items[:] = []
-            return
-        order = {sid: i for i, sid in enumerate(self.students)}
-        exercise_order = {e.id: i for i, e in enumerate(self.course.exercises)}
+            raise KitError(f"{self.course.graders_dir}: course.toml lists checks no grader defines: "
+                           f"{', '.join(missing)}")
+        plan = []
+        for exercise in self.course.exercises:
+            if exercise.id in self.checks:
+                plan.append((exercise, [self._check_function(functions[exercise.id, c.test], c)
+                                        for c in self.checks[exercise.id]]))
+        return plan
 
-        def sort_key(entry: tuple[pytest.Item, tuple[str, Exercise, Check]]) -> tuple[int, int, int]:
-            _, (student, exercise, check) = entry
-            return order[student], exercise_order[exercise.id], self.checks[exercise.id].index(check)
+    @staticmethod
+    def _check_function(item: pytest.Function, check: Check) -> _CheckFunction:
+        if hasattr(item, "callspec"):
+            raise KitError(f"{item.nodeid}: a check cannot be parametrized (loop inside it instead)")
+        arguments = tuple(inspect.signature(item.obj).parameters)
+        unknown = [name for name in arguments if name not in FIXTURES]
+        if unknown:
+            raise KitError(f"{item.nodeid}: asks for the fixture {unknown[0]!r}; a check may ask for "
+                           f"{', '.join(FIXTURES)}")
+        return _CheckFunction(check, item.obj, arguments, item.nodeid)
 
-        placed.sort(key=sort_key)
-        items[:] = [item for item, _ in placed]
-        self._places = {item.nodeid: place for item, place in placed}
-        for _, (student, exercise, _check) in placed:
-            state = self.students[student]
-            state.remaining += 1
-            if exercise.id not in state.exercises:
-                state.exercises[exercise.id] = _ExerciseState(self._context(state, exercise))
-            state.exercises[exercise.id].remaining += 1
+    # --- the run ------------------------------------------------------------
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> bool:
+        """Grade every student; Ctrl-C goes up to pytest, which ends the session as interrupted."""
+        for submission in self.submissions:
+            if self.fatal:
+                break
+            self._grade(_StudentState(submission))
+        return True
+
+    def _grade(self, state: _StudentState) -> None:
+        for exercise, check_functions in self._plan:
+            exercise_state = _ExerciseState(self._context(state, exercise))
+            for check_function in check_functions:
+                record = CheckRecord()
+                exercise_state.checks.append((check_function.check, check_function.name, record))
+                arguments = {name: self._fixture(name, state, exercise_state, check_function.check, record)
+                             for name in check_function.fixtures}
+                self._run(check_function, arguments, state)
+            state.results[exercise.id] = self._settle(state, exercise, exercise_state)
+        self._finish(state)
+
+    def _run(self, check_function: _CheckFunction, arguments: dict[str, Any], state: _StudentState) -> None:
+        """Call one check; a failed check is the student's, any other error the course's."""
+        try:
+            check_function.function(**arguments)
+        except CheckFailed:
+            pass
+        except KitError as error:  # the course's own mistake (a model naming an unknown id, ...)
+            self.fatal = self.fatal or error
+        except KeyboardInterrupt:
+            raise
+        except BaseException as error:  # a bug in the grader: the run goes on, and fails at its end
+            self.internal_errors.append(f"{check_function.nodeid} ({state.submission.student}): "
+                                        f"{type(error).__name__}: {error}")
 
     def _context(self, state: _StudentState, exercise: Exercise) -> ExerciseContext:
         dependencies = [self.course.exercise(d) for d in self.course.dependencies(exercise.id)]
@@ -147,68 +201,30 @@ class GradingPlugin:
 
     # --- fixtures ---------------------------------------------------------
 
-    @pytest.fixture
-    def attnkit_student(self, request: pytest.FixtureRequest) -> str:
-        return request.param
+    def _fixture(self, name: str, state: _StudentState, exercise_state: _ExerciseState, check: Check,
+                 record: CheckRecord) -> Any:
+        exercise = exercise_state.context.exercise
+        if name == "attempt":
+            if state.sandbox is None:
+                state.sandbox = self.open_sandbox(state.submission.root)
+            return Attempt(state.sandbox, self.oracle, exercise_state.context, record)
+        if name == "rng":
+            return self._rng(state, exercise, check)
+        if name == "settings":  # the exercise's own settings (declared by its grader, set in course.toml)
+            return MappingProxyType(dict(exercise.settings))
+        return self._data  # "data": the lesson's numbers from course.toml's [data], read-only
 
-    @pytest.fixture
-    def attempt(self, request: pytest.FixtureRequest, attnkit_student: str) -> Attempt:
-        student, exercise, check = self._places[request.node.nodeid]
-        state = self.students[student]
-        if state.sandbox is None:
-            state.sandbox = self.open_sandbox(state.submission.root)
-        exercise_state = state.exercises[exercise.id]
-        record = CheckRecord()
-        name = (request.node.function.__doc__ or check.test).strip().splitlines()[0]
-        exercise_state.checks.append((check, name, record))
-        return Attempt(state.sandbox, self.oracle, exercise_state.context, record)
-
-    @pytest.fixture
-    def rng(self, request: pytest.FixtureRequest, attnkit_student: str) -> np.random.Generator:
+    def _rng(self, state: _StudentState, exercise: Exercise, check: Check) -> np.random.Generator:
         """Public checks draw the same inputs for everyone; hidden ones, fresh inputs a student and a run.
 
         Fresh every run, so what a submission prints of its inputs (kept in the feedback) is no use
         to a resubmission that hard-codes the answers.
         """
-        student, exercise, check = self._places[request.node.nodeid]
-        salt = "" if check.public else f"{student}/{self.run_salt}"
+        salt = "" if check.public else f"{state.submission.student}/{self.run_salt}"
         digest = hashlib.sha256(f"{exercise.id}/{check.test}/{salt}".encode()).digest()
         return np.random.default_rng(int.from_bytes(digest[:8], "big"))
 
-    @pytest.fixture(scope="module")
-    def settings(self, request: pytest.FixtureRequest) -> Mapping[str, Any]:
-        """The exercise's own settings (declared by its grader, set in course.toml), read-only."""
-        exercise_id = exercise_of_grader(str(request.module.__file__))
-        return MappingProxyType(dict(self.course.exercise(exercise_id).settings))
-
-    @pytest.fixture(scope="session")
-    def data(self) -> Mapping[str, Any]:
-        """The lesson's numbers, from course.toml's [data], read-only (shared by every check)."""
-        return MappingProxyType({k: _read_only(v) for k, v in self.course.data.items()})
-
     # --- verdicts ---------------------------------------------------------
-
-    @pytest.hookimpl(hookwrapper=True)
-    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo):
-        outcome = yield
-        report = outcome.get_result()
-        if report.when == "call" or (report.when == "setup" and report.failed):
-            error = call.excinfo.value if call.excinfo else None
-            if isinstance(error, KitError):  # the course's own mistake (a model naming an unknown id, ...)
-                self.fatal = self.fatal or error
-            elif error is not None and not isinstance(error, CheckFailed):
-                self.internal_errors.append(f"{item.nodeid}: {type(error).__name__}: {error}")
-
-    def pytest_runtest_logfinish(self, nodeid: str, location: Any) -> None:
-        student, exercise, _ = self._places[nodeid]
-        state = self.students[student]
-        exercise_state = state.exercises[exercise.id]
-        exercise_state.remaining -= 1
-        if exercise_state.remaining == 0:
-            state.results[exercise.id] = self._settle(state, exercise, exercise_state)
-        state.remaining -= 1
-        if state.remaining == 0:
-            self._finish(state)
 
     def _settle(self, state: _StudentState, exercise: Exercise, exercise_state: _ExerciseState) -> ExerciseResult:
         """The exercise's checks, their findings settled together, as results."""
