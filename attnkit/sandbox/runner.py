@@ -74,6 +74,7 @@ class SandboxedSubmission:
         self.output = bytearray()
         self._launch = launcher or default_launcher()
         self._process: SandboxProcess | None = None
+        self._selector: selectors.BaseSelector | None = None  # the running process's pipes, watched
         self._hung_modules: set[tuple[str, bool, bool]] = set()  # (module, with stand-ins, build only)
         self.malformed = ""  # why this submission's replies cannot be trusted, once one broke the protocol
         self._budget = TimeBudget(limits.time_budget)
@@ -110,6 +111,7 @@ class SandboxedSubmission:
             if self._process is None:
                 self._process = self._launch(self.package_root, self.limits)
                 self._pending = bytearray()
+                self._selector = _watch(self._process)
             with self._budget.counting():
                 return self._exchange(self._process, protocol.encode(request), request, on_standin)
         except TimeoutError:
@@ -134,6 +136,7 @@ class SandboxedSubmission:
         (the warm parent still ends and clears it up): how the grader leaves a student it is done with."""
         process, self._process = self._process, None
         if process is not None:
+            self._unwatch()
             (process.kill if wait else process.release)()
 
     def _exchange(self, process: SandboxProcess, frame: bytes, request: protocol.Request,
@@ -144,10 +147,8 @@ class SandboxedSubmission:
             raise protocol.ProtocolError("a reply that no request asked for")
         outgoing = bytearray(frame)
         standin_calls = 0
-        selector = selectors.DefaultSelector()
-        os.set_blocking(process.requests_w, False)
-        selector.register(process.responses_r, selectors.EVENT_READ, "responses")
-        selector.register(process.output_r, selectors.EVENT_READ, "output")
+        selector = self._selector
+        assert selector is not None  # watched from the launch on
         try:
             while True:
                 message = self._complete_frame()
@@ -178,7 +179,8 @@ class SandboxedSubmission:
                             raise EOFError("no answer")
                         self._pending += chunk
         finally:
-            selector.close()
+            if process.requests_w in selector.get_map():  # left unsent: the process is killed at once
+                selector.unregister(process.requests_w)
 
     def _answer_standin(self, call: StandinCall, request: protocol.Request, on_standin: StandinHandler | None,
                         count: int) -> StandinAnswer:
@@ -215,7 +217,13 @@ class SandboxedSubmission:
     def _kill(self) -> None:
         process, self._process = self._process, None
         if process is not None:
+            self._unwatch()
             process.kill()
+
+    def _unwatch(self) -> None:
+        if self._selector is not None:
+            self._selector.close()
+            self._selector = None
 
     def _end_and_say_why(self) -> str:
         """Clear up after a process that ended on its own, saying why when the sandbox knows."""
@@ -226,6 +234,16 @@ class SandboxedSubmission:
                     f"may use {self.limits.memory_mb} MB")
         return ("the process running your code ended before answering "
                 "(os._exit, a fatal signal such as a segfault, or a resource limit)")
+
+
+def _watch(process: SandboxProcess) -> selectors.BaseSelector:
+    """One selector for the whole life of a process (not one a call): its answers and its output to read,
+    its requests to write without blocking (registered only while a frame waits to go)."""
+    selector = selectors.DefaultSelector()
+    os.set_blocking(process.requests_w, False)
+    selector.register(process.responses_r, selectors.EVENT_READ, "responses")
+    selector.register(process.output_r, selectors.EVENT_READ, "output")
+    return selector
 
 
 class TimeBudget:
