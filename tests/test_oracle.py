@@ -56,6 +56,19 @@ def test_a_stand_ins_backward_pass_is_the_references_gradient(oracle):
     assert np.allclose(answer.values[0], tensor.grad.numpy())
 
 
+def test_a_backward_pass_through_two_outputs_sums_both_gradients():
+    a, b, up_sum, up_product = (np.random.default_rng(i).normal(size=3) for i in range(4))
+    answer = answer_standin(lambda x, y: (x + y, x * y), StandinCall(0, (a, b), {}, (up_sum, up_product)))
+    assert np.allclose(answer.values[0], up_sum + up_product * b)
+    assert np.allclose(answer.values[1], up_sum + up_product * a)
+
+
+def test_a_gradient_that_does_not_fit_its_output_comes_back_as_an_error(oracle):
+    x = np.ones((2, 5))
+    answer = oracle.standin(SOFTMAX, StandinCall(0, (x,), {"dim": -1}, (np.ones(5),)))  # would broadcast
+    assert "shape" in answer.error and not answer.values
+
+
 def test_arguments_the_reference_refuses_come_back_as_an_error(oracle):
     answer = oracle.standin(SOFTMAX, StandinCall(0, ("not numbers",), {}, None))
     assert answer.error and not answer.values

@@ -44,12 +44,14 @@ from attnkit.sandbox.protocol import (
     Value,
 )
 
+NOT_COMPILED = ("SyntaxError", "IndentationError", "TabError")  # a crash no catalogued mistake can explain
+
 
 class CheckFailed(Failed):
     """A check stopped by `Attempt.fail`; its findings are on the Attempt.
 
-    A pytest failure without a traceback: pytest would otherwise parse the grader's source to
-    draw one for every failed check of every student.
+    A pytest failure (a BaseException: a grader's `except Exception` does not swallow it), without
+    a traceback, which nothing reads.
     """
 
     def __init__(self, summary: str):
@@ -515,7 +517,7 @@ class Attempt:
     def _crash_finding(self, request: Request, failure: Failure) -> Finding:
         """A crash, or the mistake (proven by numbers in another check) whose code cannot run on this input."""
         finding = self._status_finding(failure)
-        if finding.mistakes != ("crash",):
+        if finding.mistakes != ("crash",) or failure.type in NOT_COMPILED:  # a catalogued mistake is code that runs
             return finding
         crashing = self.oracle.crashing(request)
         if not crashing:

@@ -126,6 +126,7 @@ class ReferenceOracle:
         self._package = f"o{secrets.token_hex(4)}_{REFERENCE_PACKAGE}"
         self._cache: dict[str, Answer] = {}
         self._candidates: dict[tuple[Any, ...], list[Candidate]] = {}
+        self._crashing: dict[str, list[str]] = {}
 
     can_stand_in = True
 
@@ -177,8 +178,13 @@ class ReferenceOracle:
         """The mistakes whose code cannot run on this request at all (it raises where the reference does not)."""
         if isinstance(request, ConstantsRequest):
             return []
-        model = self._model(request)
-        return raising(model, model_arguments(request)) if model is not None else []
+        key = request_key(request)
+        if key not in self._crashing:  # as with candidates: a public check asks every student the same
+            if len(self._crashing) > MAX_CACHE:
+                self._crashing.clear()
+            model = self._model(request)
+            self._crashing[key] = raising(model, model_arguments(request)) if model is not None else []
+        return self._crashing[key]
 
     def _model(self, request: CallRequest | ModuleRequest) -> Any:
         return self.models.model(request.module, request.function if isinstance(request, CallRequest) else request.cls)
@@ -225,11 +231,14 @@ def answer_standin(function: Any, call: StandinCall) -> StandinAnswer:
             outputs = list(result) if isinstance(result, (tuple, list)) else [result]
             if call.grad_outputs is None:  # forward
                 return StandinAnswer(tuple(_numbers(o) for o in outputs), single=not isinstance(result, (tuple, list)))
-            grads = torch.autograd.grad(
-                [o for o, g in zip(outputs, call.grad_outputs) if g is not None],
-                inputs,
-                [torch.tensor(g, dtype=torch.float64) for g in call.grad_outputs if g is not None],
-                allow_unused=True)
+            pairs = [(o, torch.tensor(g, dtype=torch.float64)) for o, g in zip(outputs, call.grad_outputs)
+                     if g is not None]
+            if any(tuple(o.shape) != tuple(g.shape) for o, g in pairs):
+                raise ValueError("a gradient whose shape is not its output's")
+            # The vector-Jacobian product as the gradient of the sum of outputs times their gradients: the
+            # same numbers as grad_outputs gives, without the symbolic-shapes module (and sympy) torch
+            # imports for grad_outputs, half a second of each grading worker's time.
+            grads = torch.autograd.grad(sum((o * g).sum() for o, g in pairs), inputs, allow_unused=True)
     except Exception as error:  # the student called the stand-in with arguments the reference refuses
         return StandinAnswer(error=worker.clean_text(f"{type(error).__name__}: {error}", worker.MAX_MESSAGE))
     return StandinAnswer(tuple(np.zeros(i.shape) if g is None else _numbers(g) for g, i in zip(grads, inputs)),
