@@ -97,7 +97,9 @@ def explain_probes(attempt, request, built, finding) -> None:
                         "with every 1-D parameter the checks do not set made zero, "
                         "your layer gives the expected numbers: those parameters add a bias")
         return
-    others = replace(request, weights={name: -w for name, w in request.weights.items()})
+    # Each projection changed its own way: negating W_q and W_k together would leave Q Kᵀ as it was.
+    changes = {"W_q.weight": -1.0, "W_k.weight": 2.0, "W_v.weight": -1.0}
+    others = replace(request, weights={name: changes.get(name, -1.0) * w for name, w in request.weights.items()})
     first, second = attempt.ask(request), attempt.ask(others)
     if same_numbers(first, second):
         attempt.explain(finding, "projection-no-projection", "your layer's output stays the same when W_q, W_k and W_v "
@@ -138,7 +140,8 @@ def test_gradients_reach_projections(attempt, rng):
     request = self_attention(rng, d_model=10, d_k=3, tokens=(6,), backward=True)
     answer = judge(attempt, request)
     if answer is None:
-        cut_gradients(attempt, attempt.ask(request), excused=unused_parts(attempt))
+        reply = attempt.ask(request)
+        cut_gradients(attempt, reply, excused=unused_parts(attempt, request, reply))
         return
     expected = attempt.reference(request).layer.grads
     if not cut_gradients(attempt, answer, excused=set()):
@@ -149,12 +152,29 @@ def test_gradients_reach_projections(attempt, rng):
                                                f"{np.max(np.abs(got - want)):.3g}")
 
 
-def unused_parts(attempt) -> set[str]:
-    """Parts the mistakes found so far leave out of the computation, whose missing gradient is no new mistake."""
+def unused_parts(attempt, request, reply) -> set[str]:
+    """Parts the computation leaves out, whose missing gradient is no new mistake: those the mistakes found
+    so far leave out, and each part without a gradient in `reply` whose weight can change without changing
+    the output (a layer that takes its values from W_k never uses W_v: its wrong numbers are already named,
+    nothing cut a graph)."""
     named = {m for f in attempt.record.findings for e in f.explanations for m in e}
     if "projection-no-projection" in named:
         return set(PARTS)
-    return {"W_q", "W_k"} if "projection-shared-qk" in named else set()
+    unused = {"W_q", "W_k"} if "projection-shared-qk" in named else set()
+    for part in without_gradient(reply):
+        if part not in unused:
+            key = f"{part}.weight"
+            changed = replace(request, weights={**request.weights, key: -request.weights[key]})
+            if same_numbers(reply, attempt.ask(changed)):
+                unused.add(part)
+    return unused
+
+
+def without_gradient(answer) -> list[str]:
+    """The parts the checks set that got no gradient after backward."""
+    grads = answer.layer.grads if getattr(answer, "layer", None) is not None else {}
+    return [part for part in PARTS if f"{part}.weight" in grads
+            and (grads[f"{part}.weight"] is None or not np.any(grads[f"{part}.weight"]))]
 
 
 def cut_gradients(attempt, answer, excused: set[str]) -> bool:
@@ -163,8 +183,7 @@ def cut_gradients(attempt, answer, excused: set[str]) -> bool:
         return False
     returned = answer.returned
     first = returned.items[0] if returned.kind == "sequence" and returned.items else returned
-    cut = [part for part in PARTS if f"{part}.weight" in answer.layer.grads and part not in excused
-           and (answer.layer.grads[f"{part}.weight"] is None or not np.any(answer.layer.grads[f"{part}.weight"]))]
+    cut = [part for part in without_gradient(answer) if part not in excused]
     if cut:
         numpy = "" if first.type_name == "Tensor" else f": your output is a {first.type_name}, and numpy keeps no graph"
         attempt.report("projection-breaks-gradient", f"after backward, {' and '.join(cut)} got no gradient{numpy}")
