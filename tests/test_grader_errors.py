@@ -81,3 +81,16 @@ def test_attnkit_grade_says_it_in_one_line_and_exits_2(tmp_path):
                           cwd=course_dir, capture_output=True, text=True, timeout=300)
     assert done.returncode == 2
     assert named in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_a_check_that_raises_scores_nothing(tmp_path):
+    old, new, _ = EDITS["a grader that raises"]
+    course = load_course(broken_course(tmp_path, old, new) / "course.toml")
+    student = shutil.copytree(course.solutions_dir, tmp_path / "student" / "exercises").parent
+    oracle = ReferenceOracle(course.solutions_dir, course.mistakes_dir, load_catalogue(course.mistakes_dir).mistakes)
+    results = []
+    with pytest.raises(KitError):
+        run_checks(course, [Submission("student", student)], oracle=oracle, open_sandbox=InProcessSandbox,
+                   on_result=results.append)
+    [check] = [c for c in results[0].exercises["scores"].checks if c.test == "test_non_square"]
+    assert (check.passed, check.points, check.mistakes) == (False, 0.0, ["malformed-reply"])

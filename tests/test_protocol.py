@@ -108,6 +108,9 @@ FORGED = {  # what a forger writes to the pipe -> what the refusal names
     "array data that does not fit its shape": (
         edited(ANSWER, lambda r: r["returned"]["items"][0]["array"]["__ndarray__"].__setitem__(0, [3, 3])),
         "does not fit its shape"),
+    "array data short of its shape behind base64 padding": (
+        edited(ANSWER, lambda r: r["returned"]["items"][0]["array"].update(__ndarray__=[[1], "AAAAAAAAAA=="])),
+        "does not fit its shape"),
     "unknown kind": (edited(ANSWER, lambda r: r["returned"].update(kind="verdict")), "unknown kind"),
     "array kind without an array": (
         edited(ANSWER, lambda r: r["returned"]["items"][0].update(array=None)), "inconsistent"),

@@ -30,7 +30,7 @@ from attnkit.config import PACKAGE, Check, Course, Exercise, exercise_of_grader
 from attnkit.errors import KitError
 from attnkit.grading.attempt import Attempt, CheckFailed, CheckRecord, ExerciseContext
 from attnkit.grading.catalogue import Catalogue
-from attnkit.grading.diagnosis import resolve
+from attnkit.grading.diagnosis import Finding, resolve
 from attnkit.grading.feedback import check_feedback
 from attnkit.grading.oracle import Oracle
 from attnkit.grading.results import CheckResult, ExerciseResult, SubmissionResult
@@ -164,12 +164,18 @@ class GradingPlugin:
                 exercise_state.checks.append((check_function.check, check_function.name, record))
                 arguments = {name: self._fixture(name, state, exercise_state, check_function.check, record)
                              for name in check_function.fixtures}
-                self._run(check_function, arguments, state)
+                self._run(check_function, arguments, state, record)
             state.results[exercise.id] = self._settle(state, exercise, exercise_state)
         self._finish(state)
 
-    def _run(self, check_function: _CheckFunction, arguments: dict[str, Any], state: _StudentState) -> None:
-        """Call one check; a failed check is the student's, any other error the course's."""
+    def _run(self, check_function: _CheckFunction, arguments: dict[str, Any], state: _StudentState,
+             record: CheckRecord) -> None:
+        """Call one check; a failed check is the student's, any other error the course's.
+
+        A check that raised never passes: the grader could not read the student's answer, which an
+        honest worker's answer never causes (each reply is checked against its request first), so the
+        check scores 0 as a malformed reply, and the run still fails at its end naming the grader.
+        """
         try:
             check_function.function(**arguments)
         except CheckFailed:
@@ -179,8 +185,10 @@ class GradingPlugin:
         except KeyboardInterrupt:
             raise
         except BaseException as error:  # a bug in the grader: the run goes on, and fails at its end
-            self.internal_errors.append(f"{check_function.nodeid} ({state.submission.student}): "
-                                        f"{type(error).__name__}: {error}")
+            problem = f"{type(error).__name__}: {error}"
+            record.findings.append(Finding.named("malformed-reply", detail=f"the grader could not read this "
+                                                                           f"answer ({problem[:200]})"))
+            self.internal_errors.append(f"{check_function.nodeid} ({state.submission.student}): {problem}")
 
     def _context(self, state: _StudentState, exercise: Exercise) -> ExerciseContext:
         dependencies = [self.course.exercise(d) for d in self.course.dependencies(exercise.id)]

@@ -468,6 +468,8 @@ def _array(value: Any, where: Where) -> np.ndarray:
         raw = base64.b64decode(payload.encode("ascii"), validate=True)
     except (binascii.Error, UnicodeEncodeError):
         raise ProtocolError(f"{_where(where)}: an array whose data is not base64") from None
+    if len(raw) != size * 8:  # padding can make a payload of the right length hold fewer bytes
+        raise ProtocolError(f"{_where(where)}: an array whose data does not fit its shape")
     return np.frombuffer(raw, dtype=np.float64).reshape(shape).copy()
 
 

@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+import numpy as np
+
 from attnkit.sandbox import isolation, protocol
 from attnkit.sandbox.protocol import Failure, Standin, StandinAnswer, StandinCall
 
@@ -292,11 +294,26 @@ def _fits(reply: protocol.Reply, request: protocol.Request) -> protocol.Reply:
                   and (reply.returned is not None) == (getattr(request, "input", None) is not None),
                   protocol.ConstantsRequest: reply.returned is None and reply.layer is None
                   and set(reply.constants) == set(getattr(request, "names", ()))}
-        if not wanted[type(request)]:
-            raise protocol.ProtocolError("a reply that does not answer its request")
-        if isinstance(request, protocol.CallRequest) and len(reply.inputs_after) != len(request.args):
+        if not wanted[type(request)] or not _fits_arrays(reply, request):
             raise protocol.ProtocolError("a reply that does not answer its request")
     return reply
+
+
+def _fits_arrays(answer: protocol.Answer, request: protocol.Request) -> bool:
+    """The arrays and tables an answer holds are those its request implies, shaped as asked: the grader's
+    checks read them by the request's names and shapes, as an honest worker sends them."""
+    if isinstance(request, protocol.CallRequest):
+        return len(answer.inputs_after) == len(request.args) and all(
+            after is None or (isinstance(arg, np.ndarray) and after.shape == arg.shape)
+            for after, arg in zip(answer.inputs_after, request.args))
+    if isinstance(request, protocol.ModuleRequest) and answer.layer is not None:
+        layer, weights = answer.layer, request.weights
+        expected_grads = set(weights) - set(layer.unset) if request.upstream is not None and request.input is not None \
+            else set()
+        return (set(layer.parts) == set(request.parts) and set(layer.unset) <= set(weights)
+                and set(layer.grads) == expected_grads
+                and all(g is None or g.shape == weights[name].shape for name, g in layer.grads.items()))
+    return True
 
 
 class OutputFlood(Exception):
