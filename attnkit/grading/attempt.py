@@ -25,6 +25,7 @@ import numpy as np
 from _pytest.outcomes import Failed  # pytest.fail.Exception, by a name mypy can take a base class from
 
 from attnkit.config import Course, Exercise
+from attnkit.errors import KitError
 from attnkit.grading.catalogue import Catalogue
 from attnkit.grading.diagnosis import Finding, changed_inputs, explanations, layout, observe, reference_values, same
 from attnkit.grading.oracle import NotRecorded, Oracle, request_key
@@ -44,6 +45,9 @@ from attnkit.sandbox.protocol import (
     Value,
 )
 
+# A stand-in call is answered here, in the grader's process: its arguments may hold a few times the numbers of
+# the check's own inputs (scores are n_q x n_k), never the square of them a hostile call could ask for.
+STANDIN_ROOM, MIN_STANDIN_ROOM = 8, 1 << 14
 NOT_COMPILED = ("SyntaxError", "IndentationError", "TabError")  # a crash no catalogued mistake can explain
 
 
@@ -438,7 +442,12 @@ class Attempt:
         if not keep:
             self._standin_calls = []
 
+        room = max(STANDIN_ROOM * _numbers_in(request), MIN_STANDIN_ROOM)
+
         def answer(standin: Standin, standin_call: StandinCall) -> StandinAnswer:
+            if _numbers_in((standin_call.args, standin_call.kwargs, standin_call.grad_outputs)) > room:
+                return StandinAnswer(error=f"a call of {standin.function} on more numbers than this check's "
+                                           "inputs could lead to (the reference's work is the grader's)")
             if standin_call.grad_outputs is None and all(s != standin for s, _ in self._standin_calls):
                 self._standin_calls.append((standin, standin_call))  # the first call of each is asked again
             return self.oracle.standin(standin, standin_call)
@@ -456,6 +465,9 @@ class Attempt:
             asked.add(standin)
             owner = self.context.module_exercises[standin.module]
             known = self.context.found.get(owner)  # its own checks named its mistakes already: no need to ask
+            if known == [] and not self.context.carried.get(owner):  # its own checks passed it on its own:
+                continue  # a dependency that answers wrong only when asked later (code that tells a stand-in
+                # run apart) is not to be believed
             cause = (Carried(owner, tuple(known), "") if known
                      else self._dependency_cause(standin, standin_call, request))
             if cause is not None:
@@ -490,7 +502,10 @@ class Attempt:
             return None  # arguments the reference cannot place: the owner's own checks say what is wrong
         probe = CallRequest(standin.module, standin.function, args, dtype)
         exercise = self.context.module_exercises[standin.module]
-        reference = self.reference(probe)
+        try:
+            reference = self.reference(probe)
+        except KitError:  # the student's code gave its dependency what the reference refuses: no evidence
+            return None   # against the dependency, and no bug of the course's (the question is the student's)
         student = self.run(probe)
         problem = self._problem(probe, student, reference, _default_names(reference))
         if problem is None:
@@ -542,6 +557,20 @@ class Attempt:
     def _remember(self, request: Request, reference: Answer) -> None:
         if reference.returned is not None:
             self.context.answers.append((_numbers_key(request), reference_values(reference.returned)))
+
+
+def _numbers_in(value: Any) -> int:
+    """How many numbers the arrays in a request or a stand-in call's arguments hold."""
+    if isinstance(value, np.ndarray):
+        return int(value.size)
+    if isinstance(value, dict):
+        return sum(_numbers_in(v) for v in value.values())
+    if isinstance(value, (tuple, list)):
+        return sum(_numbers_in(v) for v in value)
+    if isinstance(value, (CallRequest, ModuleRequest)):
+        return _numbers_in((getattr(value, "args", ()), getattr(value, "input", None), getattr(value, "weights", {}),
+                            getattr(value, "upstream", None)))
+    return 0
 
 
 def _numbers_key(request: Request) -> str:
