@@ -51,10 +51,22 @@ def table(attempt, cake: dict, name: str, shape: tuple[int, ...]) -> np.ndarray:
 
 
 def cake_weights(queries: np.ndarray, keys: np.ndarray, scaled: bool = True) -> np.ndarray:
-    """Cake's weights on (eggless, chocolate, cake), as the lesson's Step 1 code computes them."""
-    scores = queries[CAKE] @ keys.T / (np.sqrt(keys.shape[-1]) if scaled else 1.0)
+    """Cake's weights on (eggless, chocolate, cake), as the lesson's Step 1 code computes them.
+
+    In extended precision where the machine has it: a key of 1e308 is finite, but its dot product with
+    cake's query is not in float64, and nan weights would compare false with every threshold."""
+    wide = np.longdouble
+    scores = queries[CAKE].astype(wide) @ keys.T.astype(wide) / (np.sqrt(wide(keys.shape[-1])) if scaled else 1.0)
     powers = np.exp(scores - scores.max())  # the lesson's Step 3, as its step-by-step writes it
-    return powers / powers.sum()
+    return (powers / powers.sum()).astype(np.float64)
+
+
+def finite_weights(attempt, weights: np.ndarray) -> np.ndarray:
+    """The weights, or stop the check: keys this large overflow even the lesson's stable Step 3."""
+    if not np.isfinite(weights).all():
+        attempt.fail("not-finite", "with your keys cake's scores overflow, so its weights cannot be computed: "
+                                   "keep the keys to sensible sizes (the lesson's are 0, 1 and 2)")
+    return weights
 
 
 def numbers(values: np.ndarray) -> str:
@@ -78,8 +90,8 @@ def test_one_key_changed(attempt, data):
 def test_cake_ignores_chocolate(attempt, data, settings):
     """cake's weight on chocolate is almost zero, and cake still draws on eggless"""
     cake = read_cake(attempt, data)
-    weights = cake_weights(table(attempt, cake, "QUERIES", data["queries"].shape),
-                           table(attempt, cake, "KEYS", data["keys"].shape))
+    weights = finite_weights(attempt, cake_weights(table(attempt, cake, "QUERIES", data["queries"].shape),
+                                                   table(attempt, cake, "KEYS", data["keys"].shape)))
     chocolate, eggless = weights[CHOCOLATE], weights[EGGLESS]
     if chocolate >= settings["chocolate_threshold"]:
         attempt.report("cake-still-attends-chocolate", f"with your keys cake's weight on chocolate is {chocolate:.3f}, "
@@ -115,7 +127,8 @@ def test_predictions(attempt, data, settings):
     predicted_weights = prediction(attempt, cake, "PREDICTED_WEIGHTS")
     predicted_output = prediction(attempt, cake, "PREDICTED_OUTPUT")
     queries, keys, values = (table(attempt, cake, name, data[t].shape) for name, t in TABLES.items())
-    weights, unscaled = cake_weights(queries, keys), cake_weights(queries, keys, scaled=False)
+    weights = finite_weights(attempt, cake_weights(queries, keys))
+    unscaled = cake_weights(queries, keys, scaled=False)
     tolerance = settings["prediction_tolerance"]
     # Weights each within the tolerance move the blend by at most tolerance x the column's total |value|.
     output_tolerance = tolerance * np.abs(values).sum(axis=0)
