@@ -16,7 +16,7 @@ def check_feedback(record: CheckRecord, exercise: Exercise, course: Course, cata
     hints: list[str] = []
     named: set[str] = set()
     for finding in record.findings:
-        if finding.detail:
+        if finding.detail and _sentence(finding.detail) not in parts:  # two requests of a check failing alike
             parts.append(_sentence(finding.detail))
         if len(finding.explanations) > 1 and finding.mistakes == (finding.fallback,) and not finding.proven_only:
             options = " or ".join(" with ".join(e) for e in finding.explanations)
