@@ -2,9 +2,10 @@
 again and again, each call answered by the reference in the trusted process.
 
 With its own functions in place it answers uniform weights, so attention fails and the grader runs it
-again with correct stand-ins (error carried forward). Then each stand-in call sends the grader 4 MB
-to decode, compute on and answer; the grader's own time is not on the student's clock, so it keeps
-calling while its wall time stays under call_timeout, then answers right.
+again with correct stand-ins (error carried forward). Then each stand-in call sends the grader 80 KB
+to decode, compute on and answer (10,000 numbers: under the grader's cap on a stand-in call, which
+refuses bigger ones outright), and it keeps calling while its wall time stays under call_timeout,
+then answers right: every request costs seconds of the grader's time, until the budget is spent.
 """
 import time
 
@@ -14,9 +15,9 @@ from .forgery import stand_in
 from .scaled_scores import scaled_scores
 from .softmax import softmax  # noqa: F401 (the name a stand-in replaces)
 
-MOST_CALLS = 400  # a request: enough to show what the grader spends, bounded so a test cannot hang
+MOST_CALLS = 4000  # a request: enough to show what the grader spends, bounded so a test cannot hang
 OWN_SECONDS = 4.0  # of wall time, under call_timeout (6 s in the test's course)
-BIG = (700, 700)
+BIG = (100, 100)
 
 
 def attention(Q, K, V):
