@@ -144,7 +144,7 @@ def test_gradients_reach_projections(attempt, rng):
         cut_gradients(attempt, reply, excused=unused_parts(attempt, request, reply))
         return
     expected = attempt.reference(request).layer.grads
-    if not cut_gradients(attempt, answer, excused=set()):
+    if not cut_gradients(attempt, answer, excused=set(), elsewhere=cut_elsewhere(attempt, request, answer)):
         for part in PARTS:
             got, want = answer.layer.grads[f"{part}.weight"], expected[f"{part}.weight"]
             if not np.allclose(got, want, rtol=1e-3, atol=1e-5):
@@ -177,8 +177,20 @@ def without_gradient(answer) -> list[str]:
             and (grads[f"{part}.weight"] is None or not np.any(grads[f"{part}.weight"]))]
 
 
-def cut_gradients(attempt, answer, excused: set[str]) -> bool:
-    """Name a cut graph: a part the checks set that gets no gradient. True if one was named."""
+def cut_elsewhere(attempt, request, answer) -> bool:
+    """Whether a layer with the right numbers whose projections get no gradient gets them all once what it
+    calls is stood in for: the graph is then cut in what it calls (the feedback says where to look)."""
+    if not without_gradient(answer):
+        return False
+    stood_in = attempt.ask_with_standins(request)
+    return getattr(stood_in, "layer", None) is not None and stood_in.returned is not None \
+        and not without_gradient(stood_in)
+
+
+def cut_gradients(attempt, answer, excused: set[str], elsewhere: bool = False) -> bool:
+    """Name a cut graph: a part the checks set that gets no gradient. True if one was named.
+
+    `elsewhere`: the layer's own code passes gradients on when what it calls is stood in for."""
     if getattr(answer, "layer", None) is None or answer.returned is None:
         return False
     returned = answer.returned
@@ -186,5 +198,9 @@ def cut_gradients(attempt, answer, excused: set[str]) -> bool:
     cut = [part for part in without_gradient(answer) if part not in excused]
     if cut:
         numpy = "" if first.type_name == "Tensor" else f": your output is a {first.type_name}, and numpy keeps no graph"
-        attempt.report("projection-breaks-gradient", f"after backward, {' and '.join(cut)} got no gradient{numpy}")
+        where = ("; with correct stand-ins for the exercises your layer calls, every projection gets its gradient: "
+                 "the graph is cut in one of those (numbers taken out of torch, through numpy, .detach() or "
+                 ".item(), keep their values and lose their gradient)") if elsewhere else ""
+        attempt.report("projection-breaks-gradient",
+                       f"after backward, {' and '.join(cut)} got no gradient{numpy}{where}")
     return bool(cut)

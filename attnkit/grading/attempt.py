@@ -165,6 +165,19 @@ class Attempt:
         stand-ins for the dependencies if it used them), so a probe sees only this exercise's code."""
         return self._run_with_standins(request, keep=True) if self._ran_with_standins else self.run(request)
 
+    def ask_with_standins(self, request: Request) -> Reply | None:
+        """The student's answer with correct stand-ins for the exercises this one builds on, asked aside:
+        it changes nothing of how the check goes on (None where no stand-in can be made: a self-check, or
+        an exercise that builds on none). Evidence for the feedback only, never for points: code can
+        tell a stand-in run apart."""
+        if not self._standins_possible():
+            return None
+        ran, calls = self._ran_with_standins, self._standin_calls
+        try:
+            return self._run_with_standins(request)
+        finally:
+            self._ran_with_standins, self._standin_calls = ran, calls
+
     def right(self, request: Request, reply: Reply) -> bool:
         """Whether a reply is the reference's answer to `request` (and left its inputs alone); False where
         the answer is not known (a self-check asking a question the handout did not record)."""
