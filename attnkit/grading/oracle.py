@@ -18,10 +18,10 @@ import signal
 import sys
 import tempfile
 import threading
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 
@@ -41,6 +41,21 @@ from attnkit.sandbox.protocol import (
 
 REFERENCE_PACKAGE = "attnkit_reference"
 MAX_CACHE = 4096
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _Memo(dict[K, V]):
+    """What the oracle worked out, by request: the public checks ask every student the same, so it is
+    worked out once; forgotten all at once past MAX_CACHE entries, as hidden checks' inputs are fresh
+    for every student and would otherwise grow it with the class."""
+
+    def remember(self, key: K, work_out: Callable[[], V]) -> V:
+        if key not in self:
+            if len(self) > MAX_CACHE:
+                self.clear()
+            self[key] = work_out()
+        return self[key]
 
 
 class NotRecorded(KitError):
@@ -124,9 +139,9 @@ class ReferenceOracle:
         # A package name of this oracle's own: a second oracle in the process must not find
         # the first one's package in sys.modules, pointing at a folder since deleted.
         self._package = f"o{secrets.token_hex(4)}_{REFERENCE_PACKAGE}"
-        self._cache: dict[str, Answer] = {}
-        self._candidates: dict[tuple[Any, ...], list[Candidate]] = {}
-        self._crashing: dict[str, list[str]] = {}
+        self._answers: _Memo[str, Answer] = _Memo()
+        self._candidates: _Memo[tuple[Any, ...], list[Candidate]] = _Memo()
+        self._crashing: _Memo[str, list[str]] = _Memo()
 
     can_stand_in = True
 
@@ -140,26 +155,20 @@ class ReferenceOracle:
 
     def reference(self, request: Request) -> Answer:
         """The reference's answer; a reference that fails a grader's request is the course's bug."""
-        key = request_key(request)
-        if key not in self._cache:
-            if len(self._cache) > MAX_CACHE:
-                self._cache.clear()
-            reply = worker.execute(self._package, self._package_dir, request, interruptible=True)
-            if not isinstance(reply, Answer):
-                raise KitError(f"{self.solutions_dir}: the reference failed a grader's request: "
-                               f"{reply.status}: {reply.type}: {reply.message} ({reply.where})")
-            self._cache[key] = reply
-        return self._cache[key]
+        return self._answers.remember(request_key(request), lambda: self._run_reference(request))
+
+    def _run_reference(self, request: Request) -> Answer:
+        reply = worker.execute(self._package, self._package_dir, request, interruptible=True)
+        if not isinstance(reply, Answer):
+            raise KitError(f"{self.solutions_dir}: the reference failed a grader's request: "
+                           f"{reply.status}: {reply.type}: {reply.message} ({reply.where})")
+        return reply
 
     def candidates(self, request: Request, size: int, within: Collection[str] | None = None) -> Iterator[Candidate]:
         """What each configuration of `size` mistakes (of `within`, if given) computes on this request
         (none for constants)."""
         key = (request_key(request), size, tuple(sorted(within)) if within else None)
-        if key not in self._candidates:  # the lesson's inputs are the same for every student: computed once
-            if len(self._candidates) > MAX_CACHE:
-                self._candidates.clear()
-            self._candidates[key] = list(self._compute_candidates(request, size, within))
-        return iter(self._candidates[key])
+        return iter(self._candidates.remember(key, lambda: list(self._compute_candidates(request, size, within))))
 
     def _compute_candidates(self, request: Request, size: int, within: Collection[str] | None) -> Iterator[Candidate]:
         if isinstance(request, ConstantsRequest):
@@ -178,13 +187,11 @@ class ReferenceOracle:
         """The mistakes whose code cannot run on this request at all (it raises where the reference does not)."""
         if isinstance(request, ConstantsRequest):
             return []
-        key = request_key(request)
-        if key not in self._crashing:  # as with candidates: a public check asks every student the same
-            if len(self._crashing) > MAX_CACHE:
-                self._crashing.clear()
-            model = self._model(request)
-            self._crashing[key] = raising(model, model_arguments(request)) if model is not None else []
-        return self._crashing[key]
+        return self._crashing.remember(request_key(request), lambda: self._raising(request))
+
+    def _raising(self, request: CallRequest | ModuleRequest) -> list[str]:
+        model = self._model(request)
+        return raising(model, model_arguments(request)) if model is not None else []
 
     def _model(self, request: CallRequest | ModuleRequest) -> Any:
         return self.models.model(request.module, request.function if isinstance(request, CallRequest) else request.cls)
