@@ -7,11 +7,12 @@ The end-to-end forgeries are in tests/adversarial/ (malformed-reply--*).
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
-from attnkit.sandbox import protocol
+from attnkit.sandbox import protocol, runner
 from attnkit.sandbox.protocol import (
     FROM_GRADER,
     FROM_SANDBOX,
@@ -29,6 +30,7 @@ from attnkit.sandbox.protocol import (
     StandinAnswer,
     StandinCall,
 )
+from kit import InProcessSandbox, reference_submission
 
 GRID = np.arange(6.0).reshape(2, 3)
 MESSAGES = [
@@ -136,3 +138,52 @@ def test_values_nested_past_the_limit_are_refused():
 def test_a_frame_header_over_the_limit_is_refused_before_reading_the_body():
     with pytest.raises(ProtocolError, match="over the limit"):
         protocol.frame_length(HEADER.pack(protocol.MAX_FRAME_BYTES + 1))
+
+
+# --- a reply checked against its request (runner._fits): what the grader's checks read must be there ------
+
+LAYER_REQUEST = ModuleRequest("projection", "SelfAttention", (4, 2), ("W_q", "W_k", "W_v"),
+                              {f"{p}.weight": np.full((2, 4), 0.1) for p in ("W_q", "W_k", "W_v")},
+                              np.ones((3, 4)), upstream=np.ones((3, 2)))
+CALL_REQUEST = CallRequest("softmax", "softmax", (GRID, -1))
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    return InProcessSandbox(reference_submission(tmp_path_factory.mktemp("reference")))
+
+
+def honest_reply(reference, request):
+    """What an honest worker answers: the reference, run in this process as the worker runs it."""
+    reply = reference.run(request)
+    assert isinstance(reply, Answer), reply
+    return reply
+
+
+def forged_layer(reference, change):
+    reply = honest_reply(reference, LAYER_REQUEST)
+    return replace(reply, layer=replace(reply.layer, **change(reply.layer)))
+
+
+FORGED_FITS = {
+    "gradients left out": lambda ref: (LAYER_REQUEST, forged_layer(ref, lambda layer: {"grads": {}})),
+    "a gradient of another shape": lambda ref: (LAYER_REQUEST, forged_layer(
+        ref, lambda layer: {"grads": {name: np.ones(2) for name in layer.grads}})),
+    "a weight said unset that was never sent": lambda ref: (LAYER_REQUEST, forged_layer(
+        ref, lambda layer: {"unset": ("W_o.weight",)})),
+    "parts other than asked": lambda ref: (LAYER_REQUEST, forged_layer(ref, lambda layer: {"parts": {}})),
+    "an input changed to another shape": lambda ref: (CALL_REQUEST, replace(
+        honest_reply(ref, CALL_REQUEST), inputs_after=(np.ones(2), None))),
+}
+
+
+def test_an_honest_reply_fits_its_request(reference):
+    for request in (LAYER_REQUEST, CALL_REQUEST):
+        assert runner._fits(honest_reply(reference, request), request)
+
+
+@pytest.mark.parametrize("forge", FORGED_FITS.values(), ids=FORGED_FITS.keys())
+def test_a_reply_that_does_not_fit_its_request_is_refused(reference, forge):
+    request, reply = forge(reference)
+    with pytest.raises(ProtocolError, match="does not answer its request"):
+        runner._fits(reply, request)
