@@ -52,3 +52,26 @@ def test_workers_grade_as_one_process_does(tmp_path):
 
 def verdicts(result) -> dict:
     return {e: [(c.test, c.passed, c.points, c.mistake) for c in x.checks] for e, x in result.exercises.items()}
+
+
+def printing_submission(target):
+    """The reference, whose softmax prints a digest of every input it is given."""
+    root = reference_submission(target)
+    module = root / "exercises" / "softmax.py"
+    module.write_text(module.read_text().replace('    shifted = ', '    print(round(float(scores.double().sum()), 9))\n'
+                                                 '    shifted = ', 1))
+    return root
+
+
+@pytest.mark.slow
+def test_a_run_gives_every_student_the_same_hidden_inputs_and_the_next_run_new_ones(tmp_path):
+    """Two workers, one student each: their inputs agree within a run (fair, and the reference's answers are
+    worked out once a run); a second run's hidden inputs are new (printed inputs are no use to a resubmission)."""
+    class_ = [Submission(name, printing_submission(tmp_path / name)) for name in ("ann", "bob")]
+    runs: list[dict[str, str]] = [{}, {}]
+    for outputs in runs:
+        parallel.grade_all(COURSE, class_, jobs=2,
+                           on_result=lambda r, into=outputs: into.setdefault(r.student, r.output))
+    for outputs in runs:
+        assert outputs["ann"] and outputs["ann"] == outputs["bob"]
+    assert runs[0]["ann"] != runs[1]["ann"]

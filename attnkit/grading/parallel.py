@@ -26,7 +26,7 @@ from typing import IO, Any
 
 from attnkit.config import Course, load_course
 from attnkit.errors import KitError
-from attnkit.grading.plugin import Submission
+from attnkit.grading.plugin import Submission, new_run_salt
 from attnkit.grading.results import SubmissionResult
 from attnkit.sandbox import runner
 
@@ -45,15 +45,18 @@ def grade_all(course: Course, submissions: list[Submission], *, jobs: int,
         gc.freeze()
         run_checks(course, submissions, on_result=on_result)
         return
-    _Pool(course, jobs).run(submissions, on_result)
+    _Pool(course, jobs, new_run_salt()).run(submissions, on_result)
 
 
 class _Pool:
-    """Worker processes, each fed a batch of submissions whenever it has finished the last."""
+    """Worker processes, each fed a batch of submissions whenever it has finished the last.
 
-    def __init__(self, course: Course, jobs: int):
+    Every batch carries the run's salt, so the whole class meets the same hidden inputs."""
+
+    def __init__(self, course: Course, jobs: int, run_salt: str):
         self.course = course
         self.jobs = jobs
+        self.run_salt = run_salt
 
     def run(self, submissions: list[Submission], on_result: Callable[[SubmissionResult], None]) -> None:
         queue = batches(submissions, self.jobs * BATCHES_PER_WORKER)
@@ -61,7 +64,7 @@ class _Pool:
         selector = selectors.DefaultSelector()
         try:
             for worker in workers:
-                worker.send(queue.pop() if queue else None)
+                worker.send(queue.pop() if queue else None, self.run_salt)
                 selector.register(worker.results, selectors.EVENT_READ, worker)
             busy = len(workers)
             while busy:
@@ -74,7 +77,7 @@ class _Pool:
                             runner.say_once(str(message["warning"]))
                             continue
                         batch = queue.pop() if queue else None
-                        key.data.send(batch)
+                        key.data.send(batch, self.run_salt)
                         if batch is None:
                             selector.unregister(key.data.results)
                             busy -= 1
@@ -115,13 +118,13 @@ class _Worker:
         self.results = stdout.fileno()
         self._pending = b""
 
-    def send(self, batch: list[Submission] | None) -> None:
+    def send(self, batch: list[Submission] | None, run_salt: str) -> None:
         """A batch to grade, or None: no more work."""
         if batch is None:
             self.stdin.close()
             return
         records = [{"student": s.student, "root": str(s.root), "fingerprint": s.fingerprint} for s in batch]
-        self.stdin.write(json.dumps(records).encode() + b"\n")
+        self.stdin.write(json.dumps({"run_salt": run_salt, "submissions": records}).encode() + b"\n")
         self.stdin.flush()
 
     def receive(self) -> list[dict[str, Any]]:
@@ -185,9 +188,11 @@ def serve(course: Course, requests: IO[str], results: IO[str]) -> None:
     runner.warning_sink = lambda text: send({"warning": text})
 
     for line in requests:
-        batch = [Submission(r["student"], Path(r["root"]), r["fingerprint"]) for r in json.loads(line)]
+        message = json.loads(line)
+        batch = [Submission(r["student"], Path(r["root"]), r["fingerprint"]) for r in message["submissions"]]
         try:
-            run_checks(course, batch, oracle=oracle, on_result=lambda result: send({"result": result.to_json()}))
+            run_checks(course, batch, oracle=oracle, run_salt=message["run_salt"],
+                       on_result=lambda result: send({"result": result.to_json()}))
         except KitError as error:
             send({"error": str(error)})
             return

@@ -85,7 +85,8 @@ class GradingPlugin:
 
     def __init__(self, course: Course, catalogue: Catalogue, oracle: Oracle, submissions: list[Submission],
                  checks: dict[str, list[Check]], open_sandbox: Callable[[Path], Any],
-                 on_result: Callable[[SubmissionResult], None]):
+                 on_result: Callable[[SubmissionResult], None], run_salt: str | None = None):
+        """`run_salt` seeds the hidden checks' inputs: one a grading run, shared by its workers (fresh if None)."""
         self.course = course
         self.catalogue = catalogue
         self.oracle = oracle
@@ -95,7 +96,7 @@ class GradingPlugin:
         self.submissions = submissions
         self.internal_errors: list[str] = []
         self.fatal: KitError | None = None
-        self.run_salt = secrets.token_hex(8)
+        self.run_salt = run_salt or new_run_salt()
         self._plan: list[tuple[Exercise, list[_CheckFunction]]] = []
         self._collection_errors: list[str] = []
         self._data = MappingProxyType({k: _read_only(v) for k, v in course.data.items()})
@@ -223,12 +224,16 @@ class GradingPlugin:
         return self._data  # "data": the lesson's numbers from course.toml's [data], read-only
 
     def _rng(self, state: _StudentState, exercise: Exercise, check: Check) -> np.random.Generator:
-        """Public checks draw the same inputs for everyone; hidden ones, fresh inputs a student and a run.
+        """Public checks draw the same inputs for everyone; hidden ones, fresh inputs each run.
 
         Fresh every run, so what a submission prints of its inputs (kept in the feedback) is no use
-        to a resubmission that hard-codes the answers.
+        to a resubmission that hard-codes the answers. Within a run every student meets the same
+        hidden inputs: two identical submissions get identical grades, and the reference's and the
+        mistake models' answers are worked out once a run, not once a student (two fifths of a
+        correct student's grading). No student's code runs before the run ends where another's
+        could learn them from: a sandbox sees only its own files, and feedback is read after the run.
         """
-        salt = "" if check.public else f"{state.submission.student}/{self.run_salt}"
+        salt = "" if check.public else self.run_salt
         digest = hashlib.sha256(f"{exercise.id}/{check.test}/{salt}".encode()).digest()
         return np.random.default_rng(int.from_bytes(digest[:8], "big"))
 
@@ -266,6 +271,11 @@ class GradingPlugin:
                                    problem, "malformed-reply")
         self.on_result(SubmissionResult(state.submission.student, results, problem=problem, output=output,
                                         fingerprint=state.submission.fingerprint))
+
+
+def new_run_salt() -> str:
+    """What makes one grading run's hidden inputs differ from every other run's."""
+    return secrets.token_hex(8)
 
 
 def _read_only(value: Any) -> Any:

@@ -53,8 +53,12 @@ def make_oracle(course: Course) -> Oracle:
 def run_checks(course: Course, submissions: list[Submission], *, exercise_ids: Iterable[str] | None = None,
                public_only: bool = False, hidden_only: bool = False, oracle: Oracle | None = None,
                open_sandbox: Callable[[Path], object] | None = None,
-               on_result: Callable[[SubmissionResult], None] = lambda r: None) -> list[SubmissionResult]:
-    """Run the selected checks against every submission; results arrive through `on_result` too."""
+               on_result: Callable[[SubmissionResult], None] = lambda r: None,
+               run_salt: str | None = None) -> list[SubmissionResult]:
+    """Run the selected checks against every submission; results arrive through `on_result` too.
+
+    `run_salt` seeds the hidden inputs (plugin.GradingPlugin._rng): a class graded in several workers
+    passes them one, so all its students meet the same hidden inputs."""
     catalogue = load_catalogue(course.mistakes_dir)
     checks = select_checks(course, exercise_ids, public_only, hidden_only)
     limits = limits_from(course)
@@ -66,7 +70,7 @@ def run_checks(course: Course, submissions: list[Submission], *, exercise_ids: I
 
     plugin = GradingPlugin(
         course, catalogue, oracle or make_oracle(course), submissions, checks,
-        open_sandbox or opener(limits, warn=not public_only), collect,
+        open_sandbox or opener(limits, warn=not public_only), collect, run_salt,
     )
     files = [str(course.grader_file(course.exercise(exercise_id))) for exercise_id in checks]
     for path in files:
