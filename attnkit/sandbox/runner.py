@@ -16,6 +16,7 @@ import os
 import select
 import selectors
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -163,6 +164,8 @@ class SandboxedSubmission:
                         raise protocol.ProtocolError("more than one reply to one request")
                     return _fits(message, request)
                 writing = process.requests_w in selector.get_map()
+                if outgoing and not writing:  # most frames fit the pipe at once: watch for room only if not
+                    del outgoing[:_write_some(process.requests_w, outgoing)]
                 if outgoing and not writing:
                     selector.register(process.requests_w, selectors.EVENT_WRITE, "requests")
                 remaining = self._budget.cap(deadline) - time.monotonic()
@@ -236,6 +239,14 @@ class SandboxedSubmission:
                     f"may use {self.limits.memory_mb} MB")
         return ("the process running your code ended before answering "
                 "(os._exit, a fatal signal such as a segfault, or a resource limit)")
+
+
+def _write_some(fd: int, data: bytearray) -> int:
+    """Write what the pipe takes now, without waiting (the fd is non-blocking); how many bytes went."""
+    try:
+        return os.write(fd, data)
+    except BlockingIOError:
+        return 0
 
 
 def _watch(process: SandboxProcess) -> selectors.BaseSelector:
@@ -364,15 +375,34 @@ def _fresh_environment(home: str) -> dict[str, str]:
 _shared_parent = None
 
 
-def warm_parent():
-    """This process's warm parent, started on first use (its torch import overlaps the grader's work)."""
+def warm_parent(sharers: int = 0):
+    """This process's warm parent, started on first use (its torch import overlaps the grader's work);
+    `sharers`: how many grading workers will share it (`WarmParent.shared_sockets`)."""
     global _shared_parent
     if _shared_parent is None:
         from attnkit.sandbox.warm import WarmParent
 
-        _shared_parent = WarmParent()
+        _shared_parent = WarmParent(sharers=sharers)
         atexit.register(_shared_parent.close)
     return _shared_parent
+
+
+def take_shared_sockets() -> list[socket.socket]:
+    """The sockets to this process's warm parent meant for grading workers (none when no parent was started
+    for sharing); each is taken once."""
+    if _shared_parent is None:
+        return []
+    shared, _shared_parent.shared_sockets = _shared_parent.shared_sockets, []
+    return shared
+
+
+def join_warm_parent(fd: int) -> None:
+    """Use the warm parent the grading process started and handed down as `fd`, rather than start one."""
+    global _shared_parent
+    from attnkit.sandbox.warm import WarmParent
+
+    _shared_parent = WarmParent.joined(fd)
+    atexit.register(_shared_parent.close)
 
 
 def _forget_warm_parent() -> None:
@@ -441,11 +471,12 @@ _said: set[str] = set()
 warning_sink: Callable[[str], None] = _to_stderr  # a grading worker sends its warnings to the grading process
 
 
-def prewarm() -> None:
+def prewarm(sharers: int = 0) -> None:
     """Start the warm parent now (on Linux), so its torch import overlaps whatever the caller does next:
-    the first thing `attnkit check` does, as the parent's start is the command's critical path."""
+    the first thing `attnkit check` and `attnkit grade` do, as the parent's start is on their critical path.
+    `sharers`: grading workers that will share it."""
     if sys.platform.startswith("linux"):
-        warm_parent()
+        warm_parent(sharers)
 
 
 def opener(limits: Limits, *, warn: bool = True) -> Callable[[Path], SandboxedSubmission]:
