@@ -3,12 +3,17 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
 from attnkit.grading import parallel
 from attnkit.grading.plugin import Submission
-from kit import CATALOGUE, COURSE, reference_submission, variant_submission
+from kit import CATALOGUE, COURSE, REPO, reference_submission, variant_submission
+from test_interrupts import children_of
 
 
 def submissions(count: int) -> list[Submission]:
@@ -75,3 +80,35 @@ def test_a_run_gives_every_student_the_same_hidden_inputs_and_the_next_run_new_o
     for outputs in runs:
         assert outputs["ann"] and outputs["ann"] == outputs["bob"]
     assert runs[0]["ann"] != runs[1]["ann"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="warm parents are Linux's")
+def test_a_class_graded_by_two_workers_starts_one_warm_parent(tmp_path):
+    """The workers share the grading process's sandbox parent: one torch import fewer at start-up."""
+    for name in ("ann", "bob", "cy", "dee"):
+        reference_submission(tmp_path / "class" / name)
+    process = subprocess.Popen(["attnkit", "grade", str(tmp_path / "class"), "--out", str(tmp_path / "out"),
+                                "--jobs", "2"], cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    parents: set[int] = set()
+    while process.poll() is None:
+        warm = {pid for pid in children_of({process.pid}) if b"attnkit.sandbox.warm" in cmdline(pid)}
+        parents |= {pid for pid in warm if parent_of(pid) not in warm | {None}}  # not the sandboxes forked from one
+        # (None: gone since, as a sandbox often is)
+        time.sleep(0.02)
+    assert process.returncode == 0, process.stderr.read() if process.stderr else ""
+    assert len(parents) == 1
+
+
+def cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def parent_of(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except OSError:
+        return None

@@ -535,3 +535,29 @@ def test_without_namespaces_but_as_root_student_code_still_runs_as_its_own_uid(t
     assert real == effective >= isolation.UID_BASE
     result = run(tmp_path / "s2", "read", launch, PATH=str(secret))
     assert result.status == "crash" and result.type == "PermissionError"
+
+
+@pytest.mark.slow
+def test_a_shared_warm_parent_serves_each_grader_and_ends_when_the_last_lets_go(probe):
+    """A class's grading workers share one parent, each through its own socket: one closing leaves the
+    others served; once all have, the parent ends and leaves nothing behind."""
+    write_probe(probe)
+    parent = WarmParent(sharers=1)
+    other = WarmParent.joined(os.dup(parent.shared_sockets[0].fileno()))
+
+    def doubled(client: WarmParent) -> list[float]:
+        def launch(root, limits):
+            return client.spawn(SpawnRequest(str(root), limits.memory_mb, limits.cpu_seconds))
+
+        with SandboxedSubmission(probe, LIMITS, launch) as sandbox:
+            return list(sandbox.run(call("probe", "double", np.ones(2))).returned.array)
+
+    assert doubled(parent) == doubled(other) == [2.0, 2.0]
+    pid = parent.pid
+    parent._socket.close()  # the first grader lets go; the other still holds its socket
+    parent.shared_sockets[0].close()
+    assert doubled(other) == [2.0, 2.0] and running(pid)
+    other.close()
+    assert eventually(lambda: not running(pid))
+    parent.close()
+    assert cgroup_folders(f"{cgroups.TREE_PREFIX}{pid}") == []

@@ -1,7 +1,9 @@
 """Grading a class in several trusted worker processes.
 
-Each worker is a fresh `python -m attnkit.grading.parallel` process with its
-own warm sandbox parent and one torch thread. It is sent the class in a few
+Each worker is a fresh `python -m attnkit.grading.parallel` process with one
+torch thread; the workers share the grading process's warm sandbox parent
+(started before the class is even copied out, it imports torch while the rest
+start up), each through a socket of its own. It is sent the class in a few
 batches (a pytest session costs about half a second to start and end, so a
 session a student would double the time; a few batches a worker still keep
 one slow batch from holding up the end). Everything imported before grading
@@ -18,6 +20,7 @@ import gc
 import json
 import os
 import selectors
+import socket
 import subprocess
 import sys
 from collections.abc import Callable
@@ -31,6 +34,7 @@ from attnkit.grading.results import SubmissionResult
 from attnkit.sandbox import runner
 
 BATCHES_PER_WORKER = 2
+WARM_FD = "--warm-fd"
 
 
 def grade_all(course: Course, submissions: list[Submission], *, jobs: int,
@@ -60,7 +64,12 @@ class _Pool:
 
     def run(self, submissions: list[Submission], on_result: Callable[[SubmissionResult], None]) -> None:
         queue = batches(submissions, self.jobs * BATCHES_PER_WORKER)
-        workers = [_Worker(self.course) for _ in range(self.jobs)]
+        shared = runner.take_shared_sockets()  # none: each worker starts its own parent
+        try:
+            workers = [_Worker(self.course, shared.pop() if shared else None) for _ in range(self.jobs)]
+        finally:
+            for unused in shared:  # the parent serves until every socket to it is closed
+                unused.close()
         selector = selectors.DefaultSelector()
         try:
             for worker in workers:
@@ -105,13 +114,20 @@ class _Worker:
     leave the run waiting for ever.
     """
 
-    def __init__(self, course: Course):
-        self.process = subprocess.Popen(
-            [sys.executable, "-P", "-m", "attnkit.grading.parallel", str(course.file)],  # -P: the installed kit,
-            # never an `attnkit/` folder that happens to sit in the current folder
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, preexec_fn=_dies_with_us(),
-            process_group=0,  # Ctrl-C reaches the grader alone, which ends the workers without their tracebacks
-        )
+    def __init__(self, course: Course, warm: socket.socket | None):
+        """`warm`: a socket to the warm parent the worker is to share (closed here once handed down)."""
+        shared = [WARM_FD, str(warm.fileno())] if warm is not None else []
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-P", "-m", "attnkit.grading.parallel", str(course.file), *shared],  # -P: the
+                # installed kit, never an `attnkit/` folder that happens to sit in the current folder
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, preexec_fn=_dies_with_us(),
+                pass_fds=(warm.fileno(),) if warm is not None else (),
+                process_group=0,  # Ctrl-C reaches the grader alone, which ends the workers without their tracebacks
+            )
+        finally:
+            if warm is not None:
+                warm.close()
         stdin, stdout = self.process.stdin, self.process.stdout
         assert stdin is not None and stdout is not None  # both are pipes
         self.stdin = stdin
@@ -165,14 +181,18 @@ def _dies_with_us() -> Callable[[], None] | None:
     return isolation.die_with_parent
 
 
-def serve(course: Course, requests: IO[str], results: IO[str]) -> None:
+def serve(course: Course, requests: IO[str], results: IO[str], warm_fd: int | None = None) -> None:
     """The worker's loop: grade each batch read from `requests`; a JSON line a student, then one a batch.
 
     One oracle serves every batch: its answers to identical requests (the
     public checks') are reused, and it keeps its variant packages importable.
-    The sandboxes' warm parent starts first, so its torch import overlaps ours.
+    Sandboxes come from the warm parent behind `warm_fd`; without one, the
+    worker starts its own first, so its torch import overlaps ours.
     """
-    runner.prewarm()
+    if warm_fd is not None:
+        runner.join_warm_parent(warm_fd)
+    else:
+        runner.prewarm()
     import torch
 
     from attnkit.grading.session import make_oracle, run_checks
@@ -200,10 +220,12 @@ def serve(course: Course, requests: IO[str], results: IO[str]) -> None:
 
 
 def main() -> None:
-    """Worker entry point: argv is course.toml; results go to the original stdout, anything else to stderr."""
+    """Worker entry point: argv is course.toml, then maybe `--warm-fd N`; results go to the original
+    stdout, anything else to stderr."""
     results = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)
-    serve(load_course(Path(sys.argv[1])), sys.stdin, results)
+    warm_fd = int(sys.argv[3]) if sys.argv[2:3] == [WARM_FD] else None
+    serve(load_course(Path(sys.argv[1])), sys.stdin, results, warm_fd)
 
 
 if __name__ == "__main__":

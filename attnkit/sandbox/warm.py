@@ -5,7 +5,9 @@ environment and cwd `/`) imports numpy, torch and the worker, never runs a
 torch op (its thread pools would not survive a fork), and prepares once what
 its sandboxes share: a mount namespace holding the read-only template of their
 file system (`isolation.build_template`) and a folder for their cgroups
-(`cgroups.open_tree`). Then it serves a unix socket. For each request the
+(`cgroups.open_tree`). Then it serves one unix socket a grading process (a
+class's grading workers share one parent: one torch import fewer at start-up,
+and one copy of its memory). For each request the
 grader sends three pipe ends (requests in, answers out, output out) and a
 lifeline socket; the parent makes the submission's cgroup, forks the sandbox
 straight into a new pid namespace (pid 1 there: one fork a submission) and
@@ -17,8 +19,8 @@ the submission runs out of memory, or when it ends by itself, the parent kills
 it (as pid 1 it takes its whole pid namespace along), reaps it, empties and
 removes its cgroup, and only then says on the lifeline, in one byte, whether
 memory ran out. Once the grader has that byte, everything the submission
-started is gone. When the grader closes the socket (or dies), the parent ends
-every sandbox the same way, removes what it made, and exits.
+started is gone. When every grader has closed its socket (or died), the parent
+ends every sandbox the same way, removes what it made, and exits.
 """
 from __future__ import annotations
 
@@ -110,21 +112,38 @@ def _last_word(lifeline: socket.socket) -> bytes:
 class WarmParent:
     """The grader's side of a warm parent process; `spawn` gives a new sandbox."""
 
-    def __init__(self, *, isolate: bool = True) -> None:
+    def __init__(self, *, isolate: bool = True, sharers: int = 0) -> None:
         """`isolate=False` gives the fallback (rlimits only: no namespaces, uid or cgroups) even where
-        they work: for tests."""
-        self._socket, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        command = [sys.executable, "-I", "-m", "attnkit.sandbox.warm", str(theirs.fileno())]
-        self._process = subprocess.Popen(
+        they work: for tests. `sharers`: how many other processes will use this parent too; each is handed
+        one of `shared_sockets` (inherited) and joins with `WarmParent.joined`."""
+        pairs = [socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET) for _ in range(1 + sharers)]
+        self._socket = pairs[0][0]
+        self.shared_sockets = [ours for ours, _ in pairs[1:]]
+        theirs = [fd.fileno() for _, fd in pairs]
+        command = [sys.executable, "-I", "-m", "attnkit.sandbox.warm", ",".join(map(str, theirs))]
+        self._process: subprocess.Popen[bytes] | None = subprocess.Popen(
             command + ([] if isolate else [NO_ISOLATION]),
-            pass_fds=(theirs.fileno(),), env=_clean_environment(), cwd="/",
+            pass_fds=theirs, env=_clean_environment(), cwd="/",
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True,
         )
-        theirs.close()
+        for _, fd in pairs:
+            fd.close()
         self._hello: dict[str, Any] | None = None
+
+    @classmethod
+    def joined(cls, fd: int) -> WarmParent:
+        """The parent another process started, through the socket `fd` it handed down (`shared_sockets`);
+        it lives as long as that process keeps it."""
+        parent = cls.__new__(cls)
+        parent._socket = socket.socket(fileno=fd)
+        parent.shared_sockets = []
+        parent._process = None
+        parent._hello = None
+        return parent
 
     @property
     def pid(self) -> int:
+        assert self._process is not None, "a joined parent's process belongs to the process that started it"
         return self._process.pid
 
     @property
@@ -143,7 +162,8 @@ class WarmParent:
             data = self._socket.recv(MAX_MESSAGE)
             self._socket.settimeout(None)
             if not data:
-                raise RuntimeError(f"the warm sandbox parent failed to start (exit status {self._process.wait()})")
+                status = self._process.wait() if self._process is not None else "unknown: another process's"
+                raise RuntimeError(f"the warm sandbox parent failed to start (exit status {status})")
             self._hello = json.loads(data)
         return self._hello
 
@@ -172,8 +192,13 @@ class WarmParent:
         return SandboxProcess(requests_w, responses_r, output_r, lifeline, fds[0])
 
     def close(self) -> None:
-        """Stop the parent: it ends every sandbox it forked and removes what it made before it exits."""
+        """Stop the parent: it ends every sandbox it forked and removes what it made before it exits
+        (once every process sharing it has closed too). A joined parent is only let go of."""
         self._socket.close()
+        for shared in self.shared_sockets:
+            shared.close()
+        if self._process is None:
+            return
         if self._hello is None:  # still starting (importing torch): no sandbox yet, and no reason to wait
             self._process.terminate()
         try:
@@ -208,8 +233,8 @@ class _Watch:
 class _Parent:
     """The warm parent's state: what its sandboxes share, and the watch it keeps over each."""
 
-    def __init__(self, control: socket.socket):
-        self.control = control
+    def __init__(self, controls: list[socket.socket]):
+        self.controls = controls  # one a grading process: requests come in, and answers go back, on each
         self.selector = selectors.DefaultSelector()
         self.watches: set[_Watch] = set()
         self.refusal: str | None = "not prepared"
@@ -229,21 +254,29 @@ class _Parent:
 
     def run(self) -> None:
         """Serve spawn requests and watch the sandboxes until the grader closes the socket."""
-        self.control.send(json.dumps({"refusal": self.refusal, "cgroup_refusal": self.cgroup_refusal}).encode())
-        self.selector.register(self.control, selectors.EVENT_READ, None)
-        while True:
+        hello = json.dumps({"refusal": self.refusal, "cgroup_refusal": self.cgroup_refusal}).encode()
+        for control in self.controls:
+            with suppress(OSError):  # that grader is gone already
+                control.send(hello)
+            self.selector.register(control, selectors.EVENT_READ, None)
+        open_controls = len(self.controls)
+        while open_controls:
             for key, _ in self.selector.select():
                 if key.data is None:
-                    if not self._spawn():
-                        return
+                    if not self._spawn(key.fileobj):  # type: ignore[arg-type]
+                        self.selector.unregister(key.fileobj)  # its sandboxes end as their lifelines close
+                        open_controls -= 1
                     continue
                 handle, watch = key.data
                 if watch in self.watches:  # an earlier event of this round may have finished it
                     handle(watch)
 
-    def _spawn(self) -> bool:
-        """Fork the sandbox the grader asks for; False when the grader has closed the socket."""
-        data, fds, _, _ = socket.recv_fds(self.control, MAX_MESSAGE, 4)
+    def _spawn(self, control: socket.socket) -> bool:
+        """Fork the sandbox a grader asks for on `control`; False when that grader has closed it (or is gone)."""
+        try:
+            data, fds, _, _ = socket.recv_fds(control, MAX_MESSAGE, 4)
+        except (ConnectionResetError, BrokenPipeError):
+            return False
         if not data:
             return False
         request = SpawnRequest(**json.loads(data))
@@ -257,14 +290,16 @@ class _Parent:
             os.close(fd)
         if watch is None:
             lifeline.close()
-            self.control.send(b"{}")
+            with suppress(OSError):  # the grader that asked is gone
+                control.send(b"{}")
             return True
         self.watches.add(watch)
         self.selector.register(watch.lifeline, selectors.EVENT_READ, (self._on_lifeline, watch))
         self.selector.register(watch.pidfd, selectors.EVENT_READ, (self._on_exit, watch))
         if cgroup is not None and cgroup.memory_alarm is not None:
             self.selector.register(cgroup.memory_alarm, selectors.EVENT_READ, (self._on_memory, watch))
-        socket.send_fds(self.control, [b"{}"], [watch.pidfd])
+        with suppress(OSError):  # the grader that asked is gone: the sandbox's lifeline ends it
+            socket.send_fds(control, [b"{}"], [watch.pidfd])
         return True
 
     def _fork(self, request: SpawnRequest, pipes: list[int], lifeline: socket.socket,
@@ -343,14 +378,12 @@ class _Parent:
             isolation.remove_template(self.template)
 
 
-def serve(control: socket.socket, isolate: bool) -> None:
-    """Prepare, then fork and watch sandboxes until the grader closes the socket (or is gone)."""
-    parent = _Parent(control)
+def serve(controls: list[socket.socket], isolate: bool) -> None:
+    """Prepare, then fork and watch sandboxes until every grader has closed its socket (or is gone)."""
+    parent = _Parent(controls)
     try:
         parent.prepare(isolate)
         parent.run()
-    except (BrokenPipeError, ConnectionResetError):
-        pass  # the grader is gone
     finally:
         parent.close()
 
@@ -408,19 +441,22 @@ def _forget_the_course(roots: list[str]) -> None:
 
 
 def main() -> None:
-    """The warm parent's entry point: argv[1] is the control socket's fd, then maybe --no-isolation."""
+    """The warm parent's entry point: argv[1] is the control sockets' fds (comma-separated), then maybe
+    --no-isolation."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the grader's to handle; we end when it closes us
     signal.signal(signal.SIGTERM, _exit_now)  # while importing, nothing is made yet that needs cleaning up
     import numpy  # noqa: F401
     import torch  # noqa: F401
 
-    from attnkit.sandbox import protocol, worker  # noqa: F401
+    from attnkit.sandbox import protocol, warmup, worker  # noqa: F401
 
     protocol.prepare_readers()
+    warmup.warm_up()  # every sandbox starts past the first run's work
     gc.freeze()  # what is imported now is never collected, so forked sandboxes share its pages longer
     signal.signal(signal.SIGTERM, _stop)
     with suppress(SystemExit):  # SIGTERM: out through serve's clean-up
-        serve(socket.socket(fileno=int(sys.argv[1])), isolate=NO_ISOLATION not in sys.argv[2:])
+        controls = [socket.socket(fileno=int(fd)) for fd in sys.argv[1].split(",")]
+        serve(controls, isolate=NO_ISOLATION not in sys.argv[2:])
     sys.stderr.flush()
     os._exit(0)  # all is cleaned up: skip tearing torch down, a tenth of a second the grader would wait for
 
