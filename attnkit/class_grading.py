@@ -75,7 +75,7 @@ def grade_class(course: Course, submissions: Path, out: Path, *, jobs: int, forc
         _refuse_bad_folders(course, Path(submissions), Path(out))
         from attnkit.sandbox import runner  # the sandboxes' parent imports torch while the class is copied out
 
-        runner.prewarm(sharers=jobs if jobs > 1 else 0)
+        runner.prewarm(sharers=jobs if jobs > 1 else 0, huge_pages=True)
         with tempfile.TemporaryDirectory(prefix="attnkit-grade-") as scratch:
             from attnkit.nbgrader.extract import NotebookReader  # nbgrader's layout, read only when it is there
 

@@ -561,3 +561,31 @@ def test_a_shared_warm_parent_serves_each_grader_and_ends_when_the_last_lets_go(
     assert eventually(lambda: not running(pid))
     parent.close()
     assert cgroup_folders(f"{cgroups.TREE_PREFIX}{pid}") == []
+
+
+def huge_pages_refusal() -> str | None:
+    """Why this machine cannot back a heap with huge pages on request (None: it can)."""
+    try:
+        setting = Path("/sys/kernel/mm/transparent_hugepage/enabled").read_text()
+    except OSError:
+        return "no transparent huge pages"
+    release = tuple(int(n) for n in os.uname().release.split(".")[:2] if n.isdigit())
+    return "transparent huge pages are off" if "[never]" in setting else \
+        "MADV_COLLAPSE needs Linux 6.1" if release < (6, 1) else None
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(huge_pages_refusal() is not None, reason=str(huge_pages_refusal()))
+def test_a_warm_parent_for_a_class_holds_its_heap_in_huge_pages(probe):
+    """Each fork then copies a few page-table entries a 2 MB page instead of one a 4 KB page."""
+    write_probe(probe)
+    parent = WarmParent(huge_pages=True)
+    try:
+        launch = lambda root, limits: parent.spawn(SpawnRequest(str(root), limits.memory_mb, limits.cpu_seconds))  # noqa: E731
+        with SandboxedSubmission(probe, LIMITS, launch) as sandbox:
+            assert sandbox.run(call("probe", "double", np.ones(2))).returned.array.tolist() == [2.0, 2.0]
+        rollup = Path(f"/proc/{parent.pid}/smaps_rollup").read_text()
+        huge_kb = int(next(line for line in rollup.splitlines() if line.startswith("AnonHugePages:")).split()[1])
+        assert huge_kb >= 64 * 1024
+    finally:
+        parent.close()

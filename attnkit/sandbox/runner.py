@@ -375,14 +375,15 @@ def _fresh_environment(home: str) -> dict[str, str]:
 _shared_parent = None
 
 
-def warm_parent(sharers: int = 0):
+def warm_parent(sharers: int = 0, huge_pages: bool = False):
     """This process's warm parent, started on first use (its torch import overlaps the grader's work);
-    `sharers`: how many grading workers will share it (`WarmParent.shared_sockets`)."""
+    `sharers`: how many grading workers will share it (`WarmParent.shared_sockets`); `huge_pages`: for a
+    class, back its heap with huge pages."""
     global _shared_parent
     if _shared_parent is None:
         from attnkit.sandbox.warm import WarmParent
 
-        _shared_parent = WarmParent(sharers=sharers)
+        _shared_parent = WarmParent(sharers=sharers, huge_pages=huge_pages)
         atexit.register(_shared_parent.close)
     return _shared_parent
 
@@ -471,12 +472,12 @@ _said: set[str] = set()
 warning_sink: Callable[[str], None] = _to_stderr  # a grading worker sends its warnings to the grading process
 
 
-def prewarm(sharers: int = 0) -> None:
+def prewarm(sharers: int = 0, huge_pages: bool = False) -> None:
     """Start the warm parent now (on Linux), so its torch import overlaps whatever the caller does next:
     the first thing `attnkit check` and `attnkit grade` do, as the parent's start is on their critical path.
-    `sharers`: grading workers that will share it."""
+    `sharers`: grading workers that will share it; `huge_pages`: for a class (see `warm_parent`)."""
     if sys.platform.startswith("linux"):
-        warm_parent(sharers)
+        warm_parent(sharers, huge_pages)
 
 
 def opener(limits: Limits, *, warn: bool = True) -> Callable[[Path], SandboxedSubmission]:

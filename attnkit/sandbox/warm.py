@@ -41,12 +41,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from attnkit.sandbox import cgroups, isolation
+from attnkit.sandbox import cgroups, huge_pages, isolation
 
 READY_TIMEOUT = 120.0
 TEARDOWN_GRACE = 5.0
 MAX_MESSAGE = 1 << 16
 NO_ISOLATION = "--no-isolation"
+HUGE_PAGES = "--huge-pages"
 REQUESTS_FD, RESPONSES_FD = 3, 4  # in the sandbox; 0 is /dev/null, 1 and 2 the output pipe
 FIRST_FREE_FD = 10
 ENDED, OUT_OF_MEMORY = b"e", b"m"  # the parent's last word on a lifeline: the sandbox is gone, and why
@@ -112,17 +113,18 @@ def _last_word(lifeline: socket.socket) -> bytes:
 class WarmParent:
     """The grader's side of a warm parent process; `spawn` gives a new sandbox."""
 
-    def __init__(self, *, isolate: bool = True, sharers: int = 0) -> None:
+    def __init__(self, *, isolate: bool = True, sharers: int = 0, huge_pages: bool = False) -> None:
         """`isolate=False` gives the fallback (rlimits only: no namespaces, uid or cgroups) even where
         they work: for tests. `sharers`: how many other processes will use this parent too; each is handed
-        one of `shared_sockets` (inherited) and joins with `WarmParent.joined`."""
+        one of `shared_sockets` (inherited) and joins with `WarmParent.joined`. `huge_pages`: back the
+        parent's heap with huge pages (`huge_pages.collapse_heap`), for a class of many sandboxes."""
         pairs = [socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET) for _ in range(1 + sharers)]
         self._socket = pairs[0][0]
         self.shared_sockets = [ours for ours, _ in pairs[1:]]
         theirs = [fd.fileno() for _, fd in pairs]
         command = [sys.executable, "-I", "-m", "attnkit.sandbox.warm", ",".join(map(str, theirs))]
         self._process: subprocess.Popen[bytes] | None = subprocess.Popen(
-            command + ([] if isolate else [NO_ISOLATION]),
+            command + ([] if isolate else [NO_ISOLATION]) + ([HUGE_PAGES] if huge_pages else []),
             pass_fds=theirs, env=_clean_environment(), cwd="/",
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True,
         )
@@ -442,7 +444,7 @@ def _forget_the_course(roots: list[str]) -> None:
 
 def main() -> None:
     """The warm parent's entry point: argv[1] is the control sockets' fds (comma-separated), then maybe
-    --no-isolation."""
+    --no-isolation and --huge-pages."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the grader's to handle; we end when it closes us
     signal.signal(signal.SIGTERM, _exit_now)  # while importing, nothing is made yet that needs cleaning up
     import numpy  # noqa: F401
@@ -453,6 +455,8 @@ def main() -> None:
     protocol.prepare_readers()
     warmup.warm_up()  # every sandbox starts past the first run's work
     gc.freeze()  # what is imported now is never collected, so forked sandboxes share its pages longer
+    if HUGE_PAGES in sys.argv[2:]:
+        huge_pages.collapse_heap()
     signal.signal(signal.SIGTERM, _stop)
     with suppress(SystemExit):  # SIGTERM: out through serve's clean-up
         controls = [socket.socket(fileno=int(fd)) for fd in sys.argv[1].split(",")]
