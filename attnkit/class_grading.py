@@ -84,10 +84,13 @@ def grade_class(course: Course, submissions: Path, out: Path, *, jobs: int, forc
             gradebook.refuse_foreign_grades(force=force)
             # a submission's name is kept: it is the student's own, and says which upload is meant
             scrubber = PathScrubber([course.root, Path(submissions).absolute().parent], parents=[scratch])
-            todo = _triage(course, prepared, gradebook, scrubber, force, run, listener)
-            run.todo = len(todo)
-            listener.starting(len(todo))
-            _grade(course, todo, jobs, gradebook, scrubber, run, listener)
+            try:
+                todo = _triage(course, prepared, gradebook, scrubber, force, run, listener)
+                run.todo = len(todo)
+                listener.starting(len(todo))
+                _grade(course, todo, jobs, gradebook, scrubber, run, listener)
+            finally:  # done, interrupted or stopped by a grader's error: grades.csv holds every student recorded
+                gradebook.save()
         run.report = write_report(run.out, course)
     except KeyboardInterrupt:
         raise GradingInterrupted(run) from None

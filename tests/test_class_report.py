@@ -72,6 +72,7 @@ def test_write_report_reads_the_gradebook_and_writes_both_files(tmp_path):
     book = Gradebook(tmp_path, COURSE)
     for result in CLASS:
         book.record(result)
+    book.save()
     write_report(tmp_path, COURSE)
     report = json.loads((tmp_path / REPORT_JSON).read_text())
     assert len(report["students"]) == 4 and report["exercises"]["softmax"]["full_marks"] == 1
