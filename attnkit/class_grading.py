@@ -9,6 +9,8 @@ so the command line can draw a progress bar and a test can simply record it.
 """
 from __future__ import annotations
 
+import os
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +22,9 @@ from attnkit.errors import KitError
 from attnkit.gradebook import GRADES, Gradebook, broken_result
 from attnkit.grading.results import SubmissionResult
 from attnkit.redaction import PathScrubber
-from attnkit.submissions import Prepared, find_submissions, fingerprint
+from attnkit.submissions import MAX_TOTAL_BYTES, Prepared, find_submissions, fingerprint
+
+SHARED_MEMORY = "/dev/shm"
 
 if TYPE_CHECKING:
     from attnkit.grading.plugin import Submission
@@ -76,7 +80,7 @@ def grade_class(course: Course, submissions: Path, out: Path, *, jobs: int, forc
         from attnkit.sandbox import runner  # the sandboxes' parent imports torch while the class is copied out
 
         runner.prewarm(sharers=jobs if jobs > 1 else 0, huge_pages=True)
-        with tempfile.TemporaryDirectory(prefix="attnkit-grade-") as scratch:
+        with tempfile.TemporaryDirectory(prefix="attnkit-grade-", dir=scratch_folder(Path(submissions))) as scratch:
             from attnkit.nbgrader.extract import NotebookReader  # nbgrader's layout, read only when it is there
 
             prepared = find_submissions(submissions, Path(scratch), readers=[NotebookReader(course)])
@@ -95,6 +99,25 @@ def grade_class(course: Course, submissions: Path, out: Path, *, jobs: int, forc
     except KeyboardInterrupt:
         raise GradingInterrupted(run) from None
     return run
+
+
+def scratch_folder(submissions: Path) -> str | None:
+    """Where the class is copied out: memory (/dev/shm) when it has room for every submission at the size
+    a zip may unpack to, else the usual temporary folder (None); TMPDIR, when set, is the user's choice.
+
+    Creating the copies' files costs a journaling file system more than reading them: copying a class of
+    1,000 took 0.4 to 1.7 s on this machine's ext4 (and removing it 0.2 s), 0.3 s in memory (0.04 s), all
+    of it before the first student is graded.
+    """
+    if os.environ.get("TMPDIR") or not sys.platform.startswith("linux"):
+        return None
+    try:
+        memory = os.statvfs(SHARED_MEMORY)
+        entries = sum(1 for _ in os.scandir(submissions)) if submissions.is_dir() else 1
+    except OSError:
+        return None
+    roomy = memory.f_bavail * memory.f_frsize >= entries * MAX_TOTAL_BYTES
+    return SHARED_MEMORY if roomy and os.access(SHARED_MEMORY, os.W_OK | os.X_OK) else None
 
 
 def _refuse_bad_folders(course: Course, submissions: Path, out: Path) -> None:
