@@ -9,6 +9,7 @@ declaration, so a second course brings its own settings with no engine change.
 from __future__ import annotations
 
 import ast
+import functools
 import tomllib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -327,13 +328,23 @@ def declared_settings(grader: Path) -> dict[str, Any]:
 
 
 def check_names(grader: Path) -> dict[str, str]:
-    """Each check's display name, the first line of its test function's docstring, read without running it."""
+    """Each check's display name, the first line of its test function's docstring, read without running it
+    (parsed once while the file is unchanged: every broken submission of a class asks again)."""
     try:
-        tree = ast.parse(grader.read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, UnicodeDecodeError):
+        source = grader.read_bytes()
+    except OSError:
         return {}
-    return {node.name: (ast.get_docstring(node) or node.name).splitlines()[0]
-            for node in tree.body if isinstance(node, ast.FunctionDef)}
+    return dict(_check_names(source))
+
+
+@functools.lru_cache(maxsize=64)
+def _check_names(source: bytes) -> tuple[tuple[str, str], ...]:
+    try:
+        tree = ast.parse(source.decode("utf-8"))
+    except (SyntaxError, UnicodeDecodeError, ValueError):
+        return ()
+    return tuple((node.name, (ast.get_docstring(node) or node.name).splitlines()[0])
+                 for node in tree.body if isinstance(node, ast.FunctionDef))
 
 
 def _exercise_settings(reader: _Reader, table: dict[str, Any], where: str, grader: Path) -> dict[str, Any]:
