@@ -95,7 +95,7 @@ def grade_class(course: Course, submissions: Path, out: Path, *, jobs: int, forc
                 _grade(course, todo, jobs, gradebook, scrubber, run, listener)
             finally:  # done, interrupted or stopped by a grader's error: grades.csv holds every student recorded
                 gradebook.save()
-        run.report = write_report(run.out, course)
+        run.report = write_report(run.out, course, gradebook)
     except KeyboardInterrupt:
         raise GradingInterrupted(run) from None
     return run

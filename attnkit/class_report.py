@@ -99,9 +99,10 @@ def build_report(course: Course, results: Iterable[SubmissionResult]) -> ClassRe
     return ClassReport(course.name, course.lesson, course.max_total, students, exercises)
 
 
-def write_report(out: Path, course: Course) -> ClassReport:
-    """Read `out`'s gradebook and write `out/report.json` and `out/report.html`."""
-    results = Gradebook(out, course).results.values()
+def write_report(out: Path, course: Course, gradebook: Gradebook | None = None) -> ClassReport:
+    """Write `out/report.json` and `out/report.html` from `out`'s gradebook (read from disk unless the run
+    that just wrote it hands it over)."""
+    results = (gradebook or Gradebook(out, course)).results.values()
     if not results:
         raise KitError(f"{Path(out) / FEEDBACK}: no graded students here (run attnkit grade first)")
     report = build_report(course, results)

@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -84,8 +85,10 @@ def test_a_run_gives_every_student_the_same_hidden_inputs_and_the_next_run_new_o
 
 @pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="warm parents are Linux's")
-def test_a_class_graded_by_two_workers_starts_one_warm_parent(tmp_path):
-    """The workers share the grading process's sandbox parent: one torch import fewer at start-up."""
+def test_a_class_graded_by_two_workers_starts_one_warm_parent_and_leaves_nothing(tmp_path):
+    """The workers share the grading process's sandbox parent: one torch import fewer at start-up. They end
+    without Python's own clean-up (torch's teardown cost 0.3 s), so what they made on disk is removed first."""
+    oracles = set(Path(tempfile.gettempdir()).glob("attnkit-oracle-*"))
     for name in ("ann", "bob", "cy", "dee"):
         reference_submission(tmp_path / "class" / name)
     process = subprocess.Popen(["attnkit", "grade", str(tmp_path / "class"), "--out", str(tmp_path / "out"),
@@ -98,6 +101,7 @@ def test_a_class_graded_by_two_workers_starts_one_warm_parent(tmp_path):
         time.sleep(0.02)
     assert process.returncode == 0, process.stderr.read() if process.stderr else ""
     assert len(parents) == 1
+    assert set(Path(tempfile.gettempdir()).glob("attnkit-oracle-*")) == oracles
 
 
 def cmdline(pid: int) -> bytes:

@@ -104,6 +104,8 @@ class Oracle(Protocol):
 
     def positional(self, standin: Standin, call: StandinCall) -> tuple[Any, ...] | None: ...
 
+    def close(self) -> None: ...
+
 
 def import_torch_whole() -> None:
     """torch, imported with Ctrl-C held back until the import is done (an interrupt inside its C extension's
@@ -144,6 +146,10 @@ class ReferenceOracle:
         self._crashing: _Memo[str, list[str]] = _Memo()
 
     can_stand_in = True
+
+    def close(self) -> None:
+        """Remove the reference's working copy now (a grading worker ends without Python's own clean-up)."""
+        self._workdir.cleanup()
 
     @cached_property
     def _package_dir(self) -> Path:
@@ -286,6 +292,9 @@ class _NoStandins:
     """A self-check's oracle: it has numbers, not the reference's code, so it cannot stand in for a dependency."""
 
     can_stand_in = False
+
+    def close(self) -> None:
+        """Nothing of a self-check's oracle is on disk."""
 
     def standin(self, standin: Standin, call: StandinCall) -> StandinAnswer:
         raise KitError("a self-check cannot stand in for a dependency")

@@ -406,8 +406,9 @@ def join_warm_parent(fd: int) -> None:
     atexit.register(_shared_parent.close)
 
 
-def _forget_warm_parent() -> None:
-    """Stop using this warm parent; the next `warm_parent()` starts another."""
+def stop_warm_parent() -> None:
+    """Stop using this process's warm parent (close it, or let go of one joined); the next `warm_parent()`
+    starts another."""
     global _shared_parent
     if _shared_parent is not None:
         _shared_parent.close()
@@ -434,7 +435,7 @@ def default_launcher(*, warn: bool = True) -> Launcher:
         try:
             return warm_parent().spawn(request)
         except OSError:  # the parent is gone (killed, out of memory): not the student's doing, so start another
-            _forget_warm_parent()
+            stop_warm_parent()
             return warm_parent().spawn(request)
 
     return launch
