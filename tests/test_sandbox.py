@@ -62,6 +62,30 @@ def write(x):
 
 def connect(x):
     socket.create_connection(("127.0.0.1", PORT), timeout=1).close()
+
+
+def open_sockets(x):
+    """How many kinds of socket this code could open: an abstract unix one, a TCP one, an io_uring."""
+    import ctypes
+    opened = 0
+    for family, kind in ((socket.AF_UNIX, socket.SOCK_STREAM), (socket.AF_INET, socket.SOCK_STREAM),
+                         (socket.AF_INET6, socket.SOCK_DGRAM), (socket.AF_NETLINK, socket.SOCK_RAW)):
+        try:
+            socket.socket(family, kind).close()
+            opened += 1
+        except OSError:
+            pass
+    params = ctypes.create_string_buffer(120)
+    ring = ctypes.CDLL(None, use_errno=True).syscall(425, 8, params)  # io_uring_setup
+    return numbers(opened, ring >= 0)
+
+
+def listen_abstract(x):
+    """Bind an abstract unix socket another sandbox could find (none can, when sockets are refused)."""
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind("\\0attnkit-test-channel")
+    server.listen()
+    return numbers(1)
     return x
 
 def environment(x):
@@ -168,6 +192,19 @@ def test_student_code_has_no_network(probe):
     with socket.create_server(("127.0.0.1", 0)) as server:
         result = run(probe, "connect", PORT=server.getsockname()[1])
     assert result.status == "crash"
+
+
+@isolated
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="the probe calls io_uring_setup by its x86_64 number")
+def test_student_code_can_open_no_socket_of_any_kind(probe):
+    """Sandboxes share the warm parent's empty network namespace: no socket, so no channel between them."""
+    assert run(probe, "open_sockets").returned.array.tolist() == [0.0, 0.0]
+
+
+@isolated
+def test_an_abstract_socket_cannot_be_bound_to_reach_another_sandbox(probe):
+    result = run(probe, "listen_abstract")
+    assert result.status == "crash" and result.type == "PermissionError"
 
 
 def test_student_code_does_not_see_the_graders_environment(probe, launcher, monkeypatch):

@@ -253,6 +253,7 @@ class _Parent:
         if self.refusal is None:
             self.template = isolation.build_template(self.roots)
             self.own_pid_namespace = os.open("/proc/self/ns/pid", os.O_RDONLY | os.O_CLOEXEC)
+            isolation.leave_the_network()  # for every sandbox to share: it needs none
 
     def run(self) -> None:
         """Serve spawn requests and watch the sandboxes until the grader closes the socket."""
@@ -411,6 +412,7 @@ def _sandbox(request: SpawnRequest, pipes: list[int], template: str | None, root
         isolation.limit_resources(limits, isolated=template is not None)
         if template is not None:
             isolation.drop_privileges(uid)
+            isolation.deny_sockets()  # the network namespace is shared with every other sandbox
         elif os.geteuid() == 0:
             package_root = isolation.leave_root_without_namespaces(package_root)
         _forget_the_course(roots)
