@@ -1,12 +1,16 @@
 """The oracle: the reference's answers, the models' candidates and the stand-ins' numbers, in the trusted process."""
 from __future__ import annotations
 
+import os
+import signal
+import time
+
 import numpy as np
 import pytest
 import torch
 
 from attnkit.grading.attempt import call
-from attnkit.grading.oracle import ReferenceOracle, answer_standin
+from attnkit.grading.oracle import ReferenceOracle, _interrupt_held, answer_standin
 from attnkit.sandbox.protocol import Answer, Standin, StandinCall
 from kit import COURSE
 
@@ -95,3 +99,16 @@ def test_ctrl_c_while_the_reference_computes_stops_the_grader(tmp_path):
     oracle = ReferenceOracle(solutions, COURSE.mistakes_dir)
     with pytest.raises(KeyboardInterrupt):
         oracle.reference(call("softmax", "softmax", np.eye(3), -1))
+
+
+def test_ctrl_c_while_torch_is_imported_is_raised_once_the_import_is_done():
+    """Raised inside the import, an interrupt can land in Python code torch's C++ is calling, and abort the
+    process: it is held, whichever thread the kernel gives the signal to, and raised after."""
+    went_on = []
+    with pytest.raises(KeyboardInterrupt):
+        with _interrupt_held():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.05)  # Python runs signal handlers between bytecodes: it would raise here
+            went_on.append(True)
+    assert went_on == [True]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
