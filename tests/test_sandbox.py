@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attnkit.grading.attempt import call
+from attnkit.grading.attempt import call, constants
 from attnkit.sandbox import cgroups, isolation, runner
 from attnkit.sandbox.runner import Limits, SandboxedSubmission
 from attnkit.sandbox.warm import SpawnRequest, WarmParent
@@ -626,3 +626,32 @@ def test_a_warm_parent_for_a_class_holds_its_heap_in_huge_pages(probe):
         assert huge_kb >= 64 * 1024
     finally:
         parent.close()
+
+
+READS = '''
+reads = 0
+
+
+def __getattr__(name):
+    global reads
+    reads += 1
+    return float(reads)
+'''
+
+
+@pytest.mark.slow
+def test_a_modules_constants_are_read_once_a_process(tmp_path):
+    """Checks that each need one table get the first reply again; a new process reads afresh."""
+    package = tmp_path / "exercises"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "table.py").write_text(textwrap.dedent(READS))
+    (package / "other.py").write_text("import time\n\ndef hang(x):\n    while True:\n        time.sleep(0.05)\n")
+    read = constants("table", ["X"])
+    with SandboxedSubmission(tmp_path, replace(LIMITS, call_timeout=1.0)) as sandbox:
+        first, again = sandbox.run(read), sandbox.run(read)
+        assert sandbox.run(call("other", "hang", np.ones(1))).status == "timeout"  # the process ends
+        fresh = sandbox.run(read)
+        sandbox.close()
+        assert sandbox.run(read) is not fresh  # closing forgets what the process read
+    assert [r.constants["X"].array.tolist() for r in (first, again, fresh)] == [[1.0], [1.0], [1.0]]

@@ -81,6 +81,7 @@ class SandboxedSubmission:
         self._hung_modules: set[tuple[str, bool, bool]] = set()  # (module, with stand-ins, build only)
         self.malformed = ""  # why this submission's replies cannot be trusted, once one broke the protocol
         self._budget = TimeBudget(limits.time_budget)
+        self._constants: dict[tuple[str, tuple[str, ...]], protocol.Reply] = {}  # read by this process
 
     def __enter__(self) -> SandboxedSubmission:
         return self
@@ -99,7 +100,22 @@ class SandboxedSubmission:
         `on_standin` answers the stand-in calls the request's `standins` allow (the grader's numbers);
         a reply that breaks the protocol fails the call as `malformed-reply` and marks the whole
         submission (`malformed`): its process wrote something no honest worker writes.
+
+        A module's constants are read once a process: checks that each need the same table (cake's
+        four) get the first reply again, rather than a process woken to read attributes that code
+        which does not rewrite its own module cannot change.
         """
+        if isinstance(request, protocol.ConstantsRequest):
+            key = (request.module, request.names)
+            if key not in self._constants:
+                reply = self._run(request, on_standin)
+                if self._process is None:  # the read ended the process: a new one reads afresh
+                    return reply
+                self._constants[key] = reply
+            return self._constants[key]
+        return self._run(request, on_standin)
+
+    def _run(self, request: protocol.Request, on_standin: StandinHandler | None) -> protocol.Reply:
         module = request.module
         if self.malformed:
             return Failure("malformed-reply", "MalformedReply", self.malformed)
@@ -138,6 +154,7 @@ class SandboxedSubmission:
         """Stop the process and everything it started; `wait=False` returns before all of it is gone
         (the warm parent still ends and clears it up): how the grader leaves a student it is done with."""
         process, self._process = self._process, None
+        self._constants.clear()
         if process is not None:
             self._unwatch()
             (process.kill if wait else process.release)()
@@ -220,6 +237,7 @@ class SandboxedSubmission:
             raise OutputFlood
 
     def _kill(self) -> None:
+        self._constants.clear()
         process, self._process = self._process, None
         if process is not None:
             self._unwatch()
