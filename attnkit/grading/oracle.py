@@ -47,9 +47,10 @@ V = TypeVar("V")
 
 
 class _Memo(dict[K, V]):
-    """What the oracle worked out, by request: the public checks ask every student the same, so it is
-    worked out once; forgotten all at once past MAX_CACHE entries, as hidden checks' inputs are fresh
-    for every student and would otherwise grow it with the class."""
+    """What the oracle worked out, by request: every student of a run is asked the same (hidden inputs are
+    fresh each run, not each student), so it is worked out once; forgotten all at once past MAX_CACHE
+    entries, as what a mistaken student's own answers lead to (stand-in runs, narrowed candidates)
+    would otherwise grow it with the class."""
 
     def remember(self, key: K, work_out: Callable[[], V]) -> V:
         if key not in self:
