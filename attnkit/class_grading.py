@@ -10,6 +10,7 @@ so the command line can draw a progress bar and a test can simply record it.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from attnkit.redaction import PathScrubber
 from attnkit.submissions import MAX_TOTAL_BYTES, Prepared, find_submissions, fingerprint
 
 SHARED_MEMORY = "/dev/shm"
+SCRATCH_PREFIX = "attnkit-grade-"
 
 if TYPE_CHECKING:
     from attnkit.grading.plugin import Submission
@@ -80,7 +82,7 @@ def grade_class(course: Course, submissions: Path, out: Path, *, jobs: int, forc
         from attnkit.sandbox import runner  # the sandboxes' parent imports torch while the class is copied out
 
         runner.prewarm(sharers=jobs if jobs > 1 else 0, huge_pages=True)
-        with tempfile.TemporaryDirectory(prefix="attnkit-grade-", dir=scratch_folder(Path(submissions))) as scratch:
+        with _scratch(Path(submissions)) as scratch:
             from attnkit.nbgrader.extract import NotebookReader  # nbgrader's layout, read only when it is there
 
             prepared = find_submissions(submissions, Path(scratch), readers=[NotebookReader(course)])
@@ -99,6 +101,30 @@ def grade_class(course: Course, submissions: Path, out: Path, *, jobs: int, forc
     except KeyboardInterrupt:
         raise GradingInterrupted(run) from None
     return run
+
+
+def _scratch(submissions: Path) -> tempfile.TemporaryDirectory[str]:
+    """A folder of this run's own for the copied-out class, named by pid, after removing those of runs
+    that were killed before they could."""
+    folder = scratch_folder(submissions)
+    remove_stale_scratch(Path(folder or tempfile.gettempdir()))
+    return tempfile.TemporaryDirectory(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-", dir=folder)
+
+
+def remove_stale_scratch(folder: Path) -> None:
+    """The copied-out classes of this user's `attnkit grade` runs that ended without removing them (a kill
+    -9): in /dev/shm they hold memory until removed. Named by pid; on Linux only, where /proc says which
+    processes live (a pid taken again by another process keeps its folder: never one in use)."""
+    if not sys.platform.startswith("linux"):
+        return
+    for path in folder.glob(f"{SCRATCH_PREFIX}*-*"):
+        owner = path.name[len(SCRATCH_PREFIX):].split("-")[0]
+        try:
+            mine = path.lstat().st_uid == os.getuid() and path.is_dir() and not path.is_symlink()
+        except OSError:
+            continue
+        if mine and owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def scratch_folder(submissions: Path) -> str | None:

@@ -17,7 +17,14 @@ from pathlib import Path
 
 import pytest
 
-from attnkit.class_grading import SHARED_MEMORY, Listener, grade_class, scratch_folder
+from attnkit.class_grading import (
+    SCRATCH_PREFIX,
+    SHARED_MEMORY,
+    Listener,
+    grade_class,
+    remove_stale_scratch,
+    scratch_folder,
+)
 from attnkit.errors import KitError
 from attnkit.submissions import MAX_TOTAL_BYTES
 from kit import COURSE, REPO, reference_submission
@@ -65,6 +72,18 @@ def test_tmpdir_when_set_is_where_the_class_is_copied_out(tmp_path, monkeypatch)
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     reference_submission(tmp_path / "class" / "ann")
     assert scratch_folder(tmp_path / "class") is None  # tempfile then uses TMPDIR
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="which processes live is read from /proc")
+def test_a_class_copy_left_by_a_killed_run_is_removed_by_the_next(tmp_path):
+    """In /dev/shm a copy holds memory until removed; one whose run still lives (this one) is kept."""
+    dead = 4_000_000  # above any pid_max: no process has it
+    for owner in (dead, os.getpid(), 1):
+        (tmp_path / f"{SCRATCH_PREFIX}{owner}-x1" / "exercises").mkdir(parents=True)
+    (tmp_path / f"{SCRATCH_PREFIX}old-style").mkdir()
+    remove_stale_scratch(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [f"{SCRATCH_PREFIX}{os.getpid()}-x1", f"{SCRATCH_PREFIX}1-x1", f"{SCRATCH_PREFIX}old-style"])
 
 
 def test_a_handout_course_is_refused(tmp_path):
