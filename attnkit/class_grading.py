@@ -23,6 +23,7 @@ from attnkit.errors import KitError
 from attnkit.gradebook import GRADES, Gradebook, broken_result
 from attnkit.grading.results import SubmissionResult
 from attnkit.redaction import PathScrubber
+from attnkit.sandbox import isolation
 from attnkit.submissions import MAX_TOTAL_BYTES, Prepared, find_submissions, fingerprint
 
 SHARED_MEMORY = "/dev/shm"
@@ -112,19 +113,10 @@ def _scratch(submissions: Path) -> tempfile.TemporaryDirectory[str]:
 
 
 def remove_stale_scratch(folder: Path) -> None:
-    """The copied-out classes of this user's `attnkit grade` runs that ended without removing them (a kill
-    -9): in /dev/shm they hold memory until removed. Named by pid; on Linux only, where /proc says which
-    processes live (a pid taken again by another process keeps its folder: never one in use)."""
-    if not sys.platform.startswith("linux"):
-        return
-    for path in folder.glob(f"{SCRATCH_PREFIX}*-*"):
-        owner = path.name[len(SCRATCH_PREFIX):].split("-")[0]
-        try:
-            mine = path.lstat().st_uid == os.getuid() and path.is_dir() and not path.is_symlink()
-        except OSError:
-            continue
-        if mine and owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
-            shutil.rmtree(path, ignore_errors=True)
+    """The copied-out classes of this user's `attnkit grade` runs that were killed (kill -9) before they
+    could remove them: in /dev/shm they hold memory until removed."""
+    for path in isolation.left_by_dead_processes(folder, SCRATCH_PREFIX):
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def scratch_folder(submissions: Path) -> str | None:

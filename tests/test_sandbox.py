@@ -406,7 +406,7 @@ def probe_call(function: str):
 
 
 def add_key_to_my_session_keyring() -> int:
-    add_key = isolation.KEYRING_CALLS[os.uname().machine][1][0]
+    add_key = isolation.KEYRING_CALLS[os.uname().machine][0]
     serial = LIBC.syscall(add_key, b"user", b"attnkit-test", b"secret", 6, KEY_SPEC_SESSION_KEYRING)
     assert serial > 0, os.strerror(ctypes.get_errno())
     return serial

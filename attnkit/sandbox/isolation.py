@@ -27,6 +27,7 @@ import resource
 import shutil
 import sys
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,14 +52,9 @@ PR_SET_PDEATHSIG = 1
 PR_SET_SECCOMP = 22
 PR_SET_NO_NEW_PRIVS = 38
 
-KEYRING_CALLS = {  # machine: seccomp's audit arch, and the numbers of add_key, request_key, keyctl
-    "x86_64": (0xC000003E, (248, 249, 250)),
-    "aarch64": (0xC00000B7, (217, 218, 219)),
-}
-SOCKET_CALLS = {  # machine: the numbers of socket and io_uring_setup (whose rings can open sockets too)
-    "x86_64": (41, 425),
-    "aarch64": (198, 425),
-}
+AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}  # machine: seccomp's name for its system calls
+KEYRING_CALLS = {"x86_64": (248, 249, 250), "aarch64": (217, 218, 219)}  # add_key, request_key, keyctl
+SOCKET_CALLS = {"x86_64": (41, 425), "aarch64": (198, 425)}  # socket, io_uring_setup (its rings open sockets)
 KEYCTL_JOIN_SESSION_KEYRING = 1
 
 SECCOMP_MODE_FILTER = 2
@@ -185,14 +181,30 @@ def build_template(roots: list[str]) -> str:
 
 
 def _remove_stale_templates() -> None:
-    """The (empty) template folders of warm parents killed before they could remove them: named by pid."""
-    for folder in Path(tempfile.gettempdir()).glob(f"{TEMPLATE_PREFIX}*-*"):
-        owner = folder.name[len(TEMPLATE_PREFIX):].split("-")[0]
-        if owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
-            try:
-                folder.rmdir()
-            except OSError:  # not empty, not ours: leave it
-                pass
+    """The (empty) template folders of warm parents killed before they could remove them."""
+    for folder in left_by_dead_processes(Path(tempfile.gettempdir()), TEMPLATE_PREFIX):
+        try:
+            folder.rmdir()
+        except OSError:  # not empty: leave it
+            pass
+
+
+def left_by_dead_processes(parent: Path, prefix: str) -> list[Path]:
+    """This user's folders in `parent` named `<prefix><pid>-...` whose process is gone: what a run killed
+    before it could clean up left. Linux only, where /proc says which processes live (none elsewhere); a
+    pid taken again by another process keeps its folder, so a folder in use is never among them."""
+    if not sys.platform.startswith("linux"):
+        return []
+    found = []
+    for path in parent.glob(f"{prefix}*-*"):
+        owner = path.name[len(prefix):].split("-")[0]
+        try:
+            mine = path.lstat().st_uid == os.getuid() and path.is_dir() and not path.is_symlink()
+        except OSError:
+            continue
+        if mine and owner.isdigit() and not os.path.exists(f"/proc/{owner}"):
+            found.append(path)
+    return found
 
 
 def remove_template(template: str) -> None:
@@ -357,16 +369,17 @@ def drop_privileges(uid: int) -> None:
     deny_the_kernel_keyring()
 
 
-def _keyring_calls() -> tuple[int, tuple[int, ...]]:
-    calls = KEYRING_CALLS.get(platform.machine())
-    if calls is None:
-        raise OSError(errno.ENOSYS, f"the kernel keyring's system calls are not known on {platform.machine()}")
-    return calls
+def _system_calls(numbers: Mapping[str, tuple[int, ...]], what: str) -> tuple[int, tuple[int, ...]]:
+    """This machine's audit arch and its numbers from `numbers`; ENOSYS where either is not known."""
+    machine = platform.machine()
+    if machine not in AUDIT_ARCH or machine not in numbers:
+        raise OSError(errno.ENOSYS, f"{what} system calls are not known on {machine}")
+    return AUDIT_ARCH[machine], numbers[machine]
 
 
 def keyctl(*args: int | None) -> int:
     """The keyctl system call (glibc has no wrapper); None passes a NULL pointer."""
-    number = _keyring_calls()[1][2]
+    number = _system_calls(KEYRING_CALLS, "the kernel keyring's")[1][2]
     result = _libc.syscall(ctypes.c_long(number), *(ctypes.c_long(a) if a is not None else None for a in args))
     if result < 0:
         _check(result, "keyctl")
@@ -405,8 +418,7 @@ def deny_the_kernel_keyring() -> None:
     Student code has no use for it. System calls of another architecture (i386
     through int 0x80, x32) are refused altogether. Needs no_new_privs (or root).
     """
-    arch, numbers = _keyring_calls()
-    _deny_calls(arch, numbers)
+    _deny_calls(*_system_calls(KEYRING_CALLS, "the kernel keyring's"))
 
 
 def deny_sockets() -> None:
@@ -417,11 +429,7 @@ def deny_sockets() -> None:
     socket needs one) or anything else. A pair made by socketpair connects nothing but itself.
     Needs no_new_privs (set by `drop_privileges`).
     """
-    arch, _ = _keyring_calls()
-    numbers = SOCKET_CALLS.get(platform.machine())
-    if numbers is None:
-        raise OSError(errno.ENOSYS, f"the socket system calls are not known on {platform.machine()}")
-    _deny_calls(arch, numbers)
+    _deny_calls(*_system_calls(SOCKET_CALLS, "the socket"))
 
 
 def _deny_calls(arch: int, numbers: tuple[int, ...]) -> None:

@@ -237,11 +237,7 @@ class SandboxedSubmission:
             raise OutputFlood
 
     def _kill(self) -> None:
-        self._constants.clear()
-        process, self._process = self._process, None
-        if process is not None:
-            self._unwatch()
-            process.kill()
+        self.close(wait=True)
 
     def _unwatch(self) -> None:
         if self._selector is not None:
