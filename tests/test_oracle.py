@@ -10,7 +10,8 @@ import pytest
 import torch
 
 from attnkit.grading.attempt import call
-from attnkit.grading.oracle import ReferenceOracle, _interrupt_held, answer_standin
+from attnkit.grading.oracle import ReferenceOracle, answer_standin
+from attnkit.interrupts import interrupt_held
 from attnkit.sandbox.protocol import Answer, Standin, StandinCall
 from kit import COURSE
 
@@ -106,7 +107,7 @@ def test_ctrl_c_while_torch_is_imported_is_raised_once_the_import_is_done():
     process: it is held, whichever thread the kernel gives the signal to, and raised after."""
     went_on = []
     with pytest.raises(KeyboardInterrupt):
-        with _interrupt_held():
+        with interrupt_held():
             os.kill(os.getpid(), signal.SIGINT)
             time.sleep(0.05)  # Python runs signal handlers between bytecodes: it would raise here
             went_on.append(True)

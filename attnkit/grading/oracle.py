@@ -14,12 +14,9 @@ import inspect
 import json
 import secrets
 import shutil
-import signal
 import sys
 import tempfile
-import threading
 from collections.abc import Callable, Collection, Iterator
-from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -28,6 +25,7 @@ import numpy as np
 
 from attnkit.errors import KitError
 from attnkit.grading.models import Candidate, ModelLibrary, enumerate_answers, raising
+from attnkit.interrupts import interrupt_held
 from attnkit.sandbox import protocol, worker
 from attnkit.sandbox.protocol import (
     Answer,
@@ -116,36 +114,10 @@ def import_torch_whole() -> None:
 
     Only the reference needs torch here: a self-check's recorded answers are numbers, so a student's
     `attnkit check` imports torch once, in the sandbox."""
-    with _interrupt_held():
+    with interrupt_held():
         import torch
 
         torch.set_num_threads(1)
-
-
-@contextmanager
-def _interrupt_held() -> Iterator[None]:
-    """Ctrl-C noted, not raised, until the block ends; then raised.
-
-    A handler of our own rather than a blocked signal: a mask holds for one thread, and the kernel
-    hands SIGINT to any thread that has not blocked it (OpenBLAS starts some with numpy). Python then
-    raises KeyboardInterrupt in the main thread wherever it is, also in Python code that torch's C++
-    is calling during its import, which aborts the whole process (`attnkit check`, seen once in CI).
-    """
-    if not _main_thread():  # only the main thread may set handlers; Ctrl-C never reaches the others
-        yield
-        return
-    came: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-    if came:
-        raise KeyboardInterrupt
-
-
-def _main_thread() -> bool:
-    return threading.current_thread() is threading.main_thread()
 
 
 class ReferenceOracle:

@@ -32,6 +32,7 @@ from attnkit.errors import KitError
 from attnkit.grading.oracle import Oracle
 from attnkit.grading.plugin import Submission, new_run_salt
 from attnkit.grading.results import SubmissionResult
+from attnkit.interrupts import interrupt_held
 from attnkit.sandbox import runner
 
 BATCHES_PER_WORKER = 2
@@ -119,13 +120,14 @@ class _Worker:
         """`warm`: a socket to the warm parent the worker is to share (closed here once handed down)."""
         shared = [WARM_FD, str(warm.fileno())] if warm is not None else []
         try:
-            self.process = subprocess.Popen(
-                [sys.executable, "-P", "-m", "attnkit.grading.parallel", str(course.file), *shared],  # -P: the
-                # installed kit, never an `attnkit/` folder that happens to sit in the current folder
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, preexec_fn=_dies_with_us(),
-                pass_fds=(warm.fileno(),) if warm is not None else (),
-                process_group=0,  # Ctrl-C reaches the grader alone, which ends the workers without their tracebacks
-            )
+            with interrupt_held():  # Ctrl-C in Popen's fork hooks would print a traceback
+                self.process = subprocess.Popen(
+                    [sys.executable, "-P", "-m", "attnkit.grading.parallel", str(course.file), *shared],  # -P:
+                    # the installed kit, never an `attnkit/` folder that happens to sit in the current folder
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, preexec_fn=_dies_with_us(),
+                    pass_fds=(warm.fileno(),) if warm is not None else (),
+                    process_group=0,  # Ctrl-C reaches the grader alone, which ends the workers without tracebacks
+                )
         finally:
             if warm is not None:
                 warm.close()

@@ -41,6 +41,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from attnkit.interrupts import interrupt_held
 from attnkit.sandbox import cgroups, huge_pages, isolation
 
 READY_TIMEOUT = 120.0
@@ -123,13 +124,16 @@ class WarmParent:
         self.shared_sockets = [ours for ours, _ in pairs[1:]]
         theirs = [fd.fileno() for _, fd in pairs]
         command = [sys.executable, "-I", "-m", "attnkit.sandbox.warm", ",".join(map(str, theirs))]
-        self._process: subprocess.Popen[bytes] | None = subprocess.Popen(
-            command + ([] if isolate else [NO_ISOLATION]) + ([HUGE_PAGES] if huge_pages else []),
-            pass_fds=theirs, env=_clean_environment(), cwd="/",
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True,
-        )
-        for _, fd in pairs:
-            fd.close()
+        try:
+            with interrupt_held():  # Ctrl-C in Popen's fork hooks would print a traceback
+                self._process: subprocess.Popen[bytes] | None = subprocess.Popen(
+                    command + ([] if isolate else [NO_ISOLATION]) + ([HUGE_PAGES] if huge_pages else []),
+                    pass_fds=theirs, env=_clean_environment(), cwd="/",
+                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, start_new_session=True,
+                )
+        finally:
+            for _, fd in pairs:
+                fd.close()
         self._hello: dict[str, Any] | None = None
 
     @classmethod
