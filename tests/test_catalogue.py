@@ -61,10 +61,10 @@ def test_every_specific_mistake_has_test_cases(mistake_id):
     assert CATALOGUE[mistake_id].variants or mistake_id in hand_written
 
 
-def test_the_readme_lists_every_mistake():
+def test_the_diagnosis_page_lists_every_mistake():
     table = markdown_table(CATALOGUE, COURSE.ids)
-    assert table in (REPO / "README.md").read_text(), (
-        "README's mistake table is stale: paste the output of `python -m attnkit.grading.catalogue`")
+    assert table in (REPO / "docs" / "diagnosis.md").read_text(), (
+        "docs/diagnosis.md's mistake table is stale: paste the output of `python -m attnkit.grading.catalogue`")
 
 
 def test_a_catalogue_without_the_engines_own_ids_is_refused_naming_them(tmp_path):

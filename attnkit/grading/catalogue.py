@@ -133,7 +133,7 @@ def _read_mistake(path: Path, mistake_id: str, entry: dict[str, Any]) -> Mistake
 
 
 def markdown_table(catalogue: Catalogue, exercise_order: list[str]) -> str:
-    """The README's table of mistakes, generic ones first, then by exercise."""
+    """The table of mistakes in docs/diagnosis.md, generic ones first, then by exercise."""
     order = {GENERIC: -1, **{e: i for i, e in enumerate(exercise_order)}}
     rows = ["| exercise | mistake id | what the student probably did |", "|---|---|---|"]
     for mistake in sorted(catalogue.mistakes.values(), key=lambda m: order.get(m.exercise, len(order))):
