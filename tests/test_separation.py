@@ -2,8 +2,8 @@
 
 Runs the real graders and the real diagnosis over the reference and every catalogued variant, with
 the requests executed in this process (`kit.InProcessSandbox`: the variants are the kit's own code),
-so the proof is fast; `test_class_grading.py` grades the same variants again through the real
-sandbox and `attnkit grade`.
+so the proof is fast (a mistake whose evidence is a routine the sandbox refuses runs in a real one);
+`test_class_grading.py` grades the same variants again through the real sandbox and `attnkit grade`.
 """
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import pytest
 from attnkit.grading.plugin import Submission
 from attnkit.grading.session import run_checks
 from attnkit.sandbox.protocol import Answer
+from attnkit.sandbox.runner import SandboxedSubmission
 from kit import CATALOGUE, COURSE, InProcessSandbox, reference_submission, variant_submission
 
 VARIANTS = [(m.id, i, v) for m in CATALOGUE.with_variants() for i, v in enumerate(m.variants)]
@@ -62,6 +63,17 @@ def outcome(reply) -> object:
     return arrays
 
 
+def _replies(root: Path, mistake, requests: list) -> list:
+    """A variant's replies: in this process, or, for a mistake that forbids library routines (whose evidence
+    is what the sandbox refuses, `refusals`), in a real sandbox that refuses them."""
+    if not mistake.forbid:
+        sandbox = InProcessSandbox(root)
+        return [sandbox.run(r) for r in requests]
+    with SandboxedSubmission(root) as sandbox:
+        sandbox.begin_exercise(tuple(mistake.forbid))
+        return [sandbox.run(r) for r in requests]
+
+
 def apart(a: object, b: object) -> bool:
     if isinstance(a, str) or isinstance(b, str):
         return a != b
@@ -79,8 +91,7 @@ def test_every_variant_differs_from_the_reference_and_from_every_other_on_a_hidd
     answers = {"reference": [outcome(reference.run(r)) for r in requests]}
     for (mistake, index), root in variants.items():
         if CATALOGUE[mistake].exercise == exercise.id:
-            sandbox = InProcessSandbox(root)
-            answers[f"{mistake}--{index}"] = [outcome(sandbox.run(r)) for r in requests]
+            answers[f"{mistake}--{index}"] = [outcome(reply) for reply in _replies(root, CATALOGUE[mistake], requests)]
     names = sorted(answers)
     for i, first in enumerate(names):
         for second in names[i + 1:]:

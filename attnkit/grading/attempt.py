@@ -26,10 +26,10 @@ from _pytest.outcomes import Failed  # pytest.fail.Exception, by a name mypy can
 
 from attnkit.config import Course, Exercise
 from attnkit.errors import KitError
-from attnkit.grading.catalogue import Catalogue
+from attnkit.grading.catalogue import Catalogue, Mistake
 from attnkit.grading.diagnosis import Finding, changed_inputs, explanations, layout, observe, reference_values, same
 from attnkit.grading.oracle import NotRecorded, Oracle, request_key
-from attnkit.grading.source_rules import ForbiddenNames
+from attnkit.sandbox import refusals
 from attnkit.sandbox.protocol import (
     Answer,
     CallRequest,
@@ -44,6 +44,7 @@ from attnkit.sandbox.protocol import (
     StandinCall,
     Value,
 )
+from attnkit.sandbox.refusals import ForbiddenNames
 
 # A stand-in call is answered here, in the grader's process: its arguments may hold a few times the numbers of
 # the check's own inputs (scores are n_q x n_k), never the square of them a hostile call could ask for.
@@ -120,9 +121,14 @@ class ExerciseContext:
     established: list[tuple[str, ...]] = field(default_factory=list)  # explanations earlier answers proved
 
     @cached_property
-    def forbids_names(self) -> bool:
-        """A mistake of this exercise forbids names (softmax-builtin): the sandbox then records the calls it sees."""
-        return any(m.forbid for m in self.catalogue.for_exercise(self.exercise.id))
+    def forbidding(self) -> list[Mistake]:
+        """The mistakes of this exercise that forbid names (softmax-builtin): its sandbox refuses them."""
+        return [m for m in self.catalogue.for_exercise(self.exercise.id) if m.forbid]
+
+    @property
+    def refused(self) -> tuple[str, ...]:
+        """The names whose library routines this exercise's sandbox refuses."""
+        return tuple(sorted({name for m in self.forbidding for name in m.forbid}))
 
     @property
     def rtol(self) -> float:
@@ -149,13 +155,7 @@ class Attempt:
 
     def run(self, request: Request) -> Reply:
         """The student's raw answer, with no verdict (for checks that judge structure or rules)."""
-        return self.sandbox.run(self._recorded(request))
-
-    def _recorded(self, request: Request) -> Request:
-        """Where the exercise forbids names, the sandbox also notes the softmax-like calls it sees."""
-        if self.context.forbids_names and not isinstance(request, ConstantsRequest):
-            return replace(request, record=True)
-        return request
+        return self.sandbox.run(request)
 
     def reference(self, request: Request) -> Answer:
         return self.oracle.reference(request)
@@ -279,6 +279,8 @@ class Attempt:
             self.record.findings.append(blamed)
             return
         if isinstance(student, Failure):
+            if self._forbidden_reported and refusals.is_refusal(student.message):
+                return  # it failed because it reached a refused routine: that is the finding
             if not (batched and self._batch_only(request, names)):
                 self.record.findings.append(self._crash_finding(request, student))
             return
@@ -421,20 +423,26 @@ class Attempt:
         return [m.id for m in self.context.catalogue.with_signature(signature, exercises)]
 
     def _forbidden(self, student: Reply) -> None:
-        """Names the exercise must not use: found in its submitted source (decided here, from files the
-        student's process never touched), or seen called at run time (which may add, never clear)."""
+        """Routines the exercise must not use: reached while the code ran (the sandbox refuses them at
+        torch's dispatcher, `refusals`: such a call failed, or its failure was swallowed and the reply names
+        it), or found in the submitted source (the feedback's words on where, and library code that no
+        refused kernel sees: scipy's softmax, a distribution's normalised logits)."""
         if self._forbidden_reported:
             return
-        seen = list(self.context.forbidden)
-        for mistake in self.context.catalogue.for_exercise(self.context.exercise.id):
-            if not mistake.forbid:
-                continue
-            names = ForbiddenNames(mistake.forbid)  # matched as in the source: log_softmax holds softmax
-            called = [c for c in getattr(student, "calls", ()) if names.match(c)]
-            uses = seen + [f"your code called {c} while it ran" for c in called]
+        for mistake in self.context.forbidding:
+            uses = self.context.forbidden + self._reached(mistake, student)
             if uses:
                 self._forbidden_reported = True
                 self.record.findings.append(Finding.named(mistake.id, detail="; ".join(uses[:3])))
+
+    @staticmethod
+    def _reached(mistake: Mistake, student: Reply) -> list[str]:
+        """What a reply says the code reached of what `mistake` forbids (which may add, never clear)."""
+        names = ForbiddenNames(mistake.forbid)
+        if isinstance(student, Failure):
+            return [f"your code called {student.message}"] if refusals.is_refusal(student.message) else []
+        return [f"your code called {c} while it ran, which this exercise refuses" for c in student.calls
+                if names.match(c)]
 
     # --- error carried forward -------------------------------------------------------------------
 
@@ -465,7 +473,7 @@ class Attempt:
                 self._standin_calls.append((standin, standin_call))  # the first call of each is asked again
             return self.oracle.standin(standin, standin_call)
 
-        return self.sandbox.run(self._recorded(self._with_standins(request)), answer)
+        return self.sandbox.run(self._with_standins(request), answer)
 
     def _carry(self, request: Request) -> bool:
         """Right with stand-ins: find which dependency of the student's was wrong, by asking it directly.
@@ -553,7 +561,11 @@ class Attempt:
         return Finding([(m,) for m in crashing], detail=finding.detail, fallback="crash", proven_only=True)
 
     def _status_finding(self, failure: Failure) -> Finding:
-        """not-implemented, crash, timeout, exited or malformed-reply, with what happened and where."""
+        """not-implemented, crash, timeout, exited or malformed-reply, with what happened and where; or the
+        mistake that forbids a routine the call failed on reaching."""
+        if refusals.is_refusal(failure.message) and self.context.forbidding:
+            uses = self.context.forbidden + self._reached(self.context.forbidding[0], failure)
+            return Finding.named(self.context.forbidding[0].id, detail="; ".join(uses[:3]))
         if failure.type == "ModuleNotFoundError" and failure.message.endswith(f".{self._function}'"):
             return Finding.named("not-implemented", detail=f"there is no exercises/{self._function}.py")
         if failure.status == "crash":

@@ -117,7 +117,9 @@ class GradingPlugin:
             self.fatal = error
 
     def _make_plan(self, items: list[pytest.Item]) -> list[tuple[Exercise, list[_CheckFunction]]]:
-        """Each selected exercise in the course's order, with its checks' grader functions in course.toml's."""
+        """Each selected exercise in the course's order, with its checks' grader functions in course.toml's,
+        public checks first: nothing the student's process keeps from a hidden check (whose inputs are
+        secret) can then show in a public check's output, which students see at once."""
         if self._collection_errors:
             raise KitError(f"grader error: {self._collection_errors[0]}")
         functions: dict[tuple[str, str], pytest.Function] = {}
@@ -131,8 +133,9 @@ class GradingPlugin:
         plan = []
         for exercise in self.course.exercises:
             if exercise.id in self.checks:
+                public_first = sorted(self.checks[exercise.id], key=lambda c: not c.public)  # stable
                 plan.append((exercise, [self._check_function(functions[exercise.id, c.test], c)
-                                        for c in self.checks[exercise.id]]))
+                                        for c in public_first]))
         return plan
 
     @staticmethod
@@ -160,6 +163,8 @@ class GradingPlugin:
     def _grade(self, state: _StudentState) -> None:
         for exercise, check_functions in self._plan:
             exercise_state = _ExerciseState(self._context(state, exercise))
+            if state.sandbox is not None:  # each exercise gets a fresh process (`begin_exercise`)
+                state.sandbox.begin_exercise(exercise_state.context.refused)
             for check_function in check_functions:
                 record = CheckRecord()
                 exercise_state.checks.append((check_function.check, check_function.name, record))
@@ -216,6 +221,7 @@ class GradingPlugin:
         if name == "attempt":
             if state.sandbox is None:
                 state.sandbox = self.open_sandbox(state.submission.root)
+                state.sandbox.begin_exercise(exercise_state.context.refused)
             return Attempt(state.sandbox, self.oracle, exercise_state.context, record)
         if name == "rng":
             return self._rng(state, exercise, check)

@@ -68,6 +68,7 @@ from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from attnkit.sandbox.refusals import ForbiddenNames
 from attnkit.submissions import PACKAGE
 
 CANNOT_TELL = "so the kit cannot tell which function it calls"
@@ -203,21 +204,6 @@ def forbidden_uses(sources: Mapping[str, str | bytes], module: str, forbidden: C
 
 class _TooIntricate(Exception):
     """The analysis would follow more than MAX_RESOLUTION_STEPS origins."""
-
-
-class ForbiddenNames:
-    """The caller's list, matched ignoring case and underscores, as a part of a longer name too."""
-
-    def __init__(self, names: Collection[str]):
-        self.keys = {k for k in map(_fold, names) if k}
-
-    def match(self, name: str) -> bool:
-        folded = _fold(name)
-        return any(key in folded for key in self.keys)
-
-
-def _fold(name: str) -> str:
-    return unicodedata.normalize("NFKC", name).casefold().replace("_", "")
 
 
 # ---------------------------------------------------------------- reading the package

@@ -69,7 +69,6 @@ class CallRequest:
     args: tuple[Value, ...]
     dtype: str = "float32"
     standins: tuple[Standin, ...] = ()
-    record: bool = False  # note the softmax-like torch functions the code calls (costs a little every op)
 
 
 @dataclass(frozen=True)
@@ -94,7 +93,6 @@ class ModuleRequest:
     dtype: str = "float32"
     zero_unset: bool = False
     standins: tuple[Standin, ...] = ()
-    record: bool = False
 
 
 @dataclass(frozen=True)
@@ -166,9 +164,9 @@ class LayerReport:
 class Answer:
     """A request that ran to the end.
 
-    `inputs_after`: each array argument after the call where the call changed it, else None; `calls`: torch
-    functions the code was seen to call (runtime evidence that may add to a finding, never clear
-    one); `layer`: for a ModuleRequest; `constants`: for a ConstantsRequest.
+    `inputs_after`: each array argument after the call where the call changed it, else None; `calls`: the
+    refused library routines the code reached while it ran (`refusals`: evidence that may add to a
+    finding, never clear one); `layer`: for a ModuleRequest; `constants`: for a ConstantsRequest.
     """
 
     returned: Returned | None = None

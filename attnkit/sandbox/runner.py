@@ -23,7 +23,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -44,6 +44,7 @@ class Limits:
     memory_mb: int = 2048
     output_kb: int = 64
     time_budget: float = 60.0  # seconds for all of a submission's calls together
+    refused: tuple[str, ...] = ()  # names of library routines the code may not reach (`refusals`)
 
     @property
     def cpu_seconds(self) -> int:
@@ -149,6 +150,13 @@ class SandboxedSubmission:
             self._kill()
             self.malformed = f"the process running your code sent a malformed reply: {error}"
             return Failure("malformed-reply", "MalformedReply", self.malformed)
+
+    def begin_exercise(self, refused: tuple[str, ...] = ()) -> None:
+        """The next requests are one exercise's: they get a process of their own, which nothing kept from
+        another exercise's checks (hidden inputs above all) can reach, and which refuses the library
+        routines `refused` names (`refusals.install`, before any of the student's code runs there)."""
+        self.close(wait=False)
+        self.limits = replace(self.limits, refused=refused)
 
     def close(self, wait: bool = True) -> None:
         """Stop the process and everything it started; `wait=False` returns before all of it is gone
@@ -360,7 +368,7 @@ class _FreshProcess:
         self.output_r, output_w = os.pipe()
         resources = isolation.ResourceLimits(limits.memory_mb, limits.cpu_seconds)
         self._popen = subprocess.Popen(
-            [sys.executable, "-m", "attnkit.sandbox.worker", str(package_root), str(responses_w)],
+            [sys.executable, "-m", "attnkit.sandbox.worker", str(package_root), str(responses_w), *limits.refused],
             stdin=requests_r, stdout=output_w, stderr=output_w, pass_fds=(responses_w,),
             cwd=self._scratch.name, env=_fresh_environment(self._scratch.name), start_new_session=True,
             preexec_fn=lambda: isolation.limit_resources(resources, isolated=False),
@@ -445,7 +453,7 @@ def default_launcher(*, warn: bool = True) -> Launcher:
     def launch(package_root: Path, limits: Limits) -> SandboxProcess:
         from attnkit.sandbox.warm import SpawnRequest
 
-        request = SpawnRequest(str(package_root), limits.memory_mb, limits.cpu_seconds)
+        request = SpawnRequest(str(package_root), limits.memory_mb, limits.cpu_seconds, limits.refused)
         try:
             return warm_parent().spawn(request)
         except OSError:  # the parent is gone (killed, out of memory): not the student's doing, so start another

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from attnkit.interrupts import interrupt_held
-from attnkit.sandbox import cgroups, huge_pages, isolation
+from attnkit.sandbox import cgroups, huge_pages, isolation, refusals
 
 READY_TIMEOUT = 120.0
 TEARDOWN_GRACE = 5.0
@@ -59,6 +59,7 @@ class SpawnRequest:
     package_root: str
     memory_mb: int
     cpu_seconds: int
+    refused: tuple[str, ...] = ()  # library routines the sandbox refuses (`refusals`): an exercise's forbidden names
 
 
 class SandboxProcess:
@@ -286,7 +287,10 @@ class _Parent:
             return False
         if not data:
             return False
-        request = SpawnRequest(**json.loads(data))
+        fields = json.loads(data)
+        request = SpawnRequest(**{**fields, "refused": tuple(fields.get("refused", ()))})  # JSON has no tuples
+        if request.refused:  # found here once, so every sandbox that refuses the same inherits what to refuse
+            refusals.plan(request.refused)
         pipes, lifeline = fds[:3], socket.socket(fileno=fds[3])
         try:
             cgroup = self.tree.create(request.memory_mb, isolation.MAX_PROCESSES) if self.tree else None
@@ -422,7 +426,8 @@ def _sandbox(request: SpawnRequest, pipes: list[int], template: str | None, root
         _forget_the_course(roots)
         from attnkit.sandbox import worker
 
-        worker.serve_forked(Path(package_root), os.fdopen(REQUESTS_FD, "rb"), os.fdopen(RESPONSES_FD, "wb"))
+        worker.serve_forked(Path(package_root), os.fdopen(REQUESTS_FD, "rb"), os.fdopen(RESPONSES_FD, "wb"),
+                            request.refused)
     except BaseException:  # a failure to set up shows in the captured output, not as a silent exit
         traceback.print_exc()
     finally:

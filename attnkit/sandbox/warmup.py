@@ -96,7 +96,7 @@ def warm_up() -> list[protocol.Reply]:
 
 
 def requests() -> list[Request]:
-    """Calls in both dtypes, recorded and not, with a returned pair, with a stand-in; a layer built, run
+    """Calls in both dtypes, with a returned pair, with a stand-in; a layer built, run
     forward and backward, with and without a stand-in; constants; and a call that raises."""
     rng = np.random.default_rng(0)
     q, k, v = (rng.normal(size=(2, 3, 4)) for _ in range(3))
@@ -106,13 +106,13 @@ def requests() -> list[Request]:
     standin = (Standin("ops", "weights"),)
     return [
         CallRequest("ops", "weights", (q, -1)),
-        CallRequest("ops", "weights", (q, 1), dtype="float64", record=True),
+        CallRequest("ops", "weights", (q, 1), dtype="float64"),
         CallRequest("ops", "pair", (q, k)),
         CallRequest("uses", "mix", (q, k, v)),
         CallRequest("uses", "mix", (q, k, v), standins=standin),
         CallRequest("ops", "missing", (q,)),  # a failure's path too
         ModuleRequest("uses", "Layer", (4, 4), parts, weights, None),
-        ModuleRequest("uses", "Layer", (4, 4), parts, weights, x, upstream, record=True),
+        ModuleRequest("uses", "Layer", (4, 4), parts, weights, x, upstream),
         ModuleRequest("uses", "Layer", (4, 4), parts, weights, x, upstream, dtype="float64", zero_unset=True,
                       standins=standin),
         ConstantsRequest("ops", ("SCALE", "LABELS", "MISSING")),

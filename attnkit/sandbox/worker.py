@@ -11,7 +11,7 @@ student's own code runs on correct dependencies while no reference code enters t
 """
 from __future__ import annotations
 
-import contextlib
+import dataclasses
 import hashlib
 import importlib
 import importlib.machinery
@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from attnkit.sandbox import protocol
+from attnkit.sandbox import protocol, refusals
 from attnkit.sandbox.protocol import (
     Answer,
     CallRequest,
@@ -41,10 +41,8 @@ from attnkit.sandbox.protocol import (
     StandinCall,
 )
 
-MAX_RECORDED_CALLS = 200
 MAX_MESSAGE = 500
 MAX_TYPE_NAME = 100
-RECORDED = ("softmax", "_softmax", "log_softmax", "softmin", "scaled_dot_product_attention")
 
 Channel = Callable[[StandinCall], StandinAnswer]
 
@@ -154,32 +152,6 @@ def failure(status: str, error: BaseException, package_dir: Path) -> Failure:
         where = f"{Path(error.filename).name}, line {error.lineno}"
     message = clean_text(error.msg if isinstance(error, SyntaxError) else error, MAX_MESSAGE)
     return Failure(status, clean_text(type(error).__name__, MAX_TYPE_NAME), message, where)
-
-
-# --- the runtime record (evidence that may add to a finding, never clear one) ---------------------
-
-
-class CallRecorder:
-    """Softmax-like torch functions the code was seen to call (only where the grader asks: the mode
-    costs a little on every torch operation)."""
-
-    def __init__(self, record: bool = True) -> None:
-        self.names: list[str] = []
-        self.mode: Any = _recording_mode(self) if record else contextlib.nullcontext()
-
-
-def _recording_mode(recorder: CallRecorder) -> Any:
-    """The torch function mode that notes each recorded name the code calls."""
-    from torch.overrides import TorchFunctionMode
-
-    class Mode(TorchFunctionMode):
-        def __torch_function__(self, func, types, args=(), kwargs=None):
-            name = getattr(func, "__name__", "")
-            if name in RECORDED and name not in recorder.names:
-                recorder.names.append(name)
-            return func(*args, **(kwargs or {}))
-
-    return Mode()
 
 
 # --- stand-ins -----------------------------------------------------------------------------------
@@ -317,13 +289,11 @@ def run_call(package: str, request: CallRequest, channel: Channel | None) -> Ans
         function = getattr(module, request.function)
         args = [to_tensor(a, request.dtype) for a in request.args]
         sent = [a.clone() if isinstance(a, torch.Tensor) else None for a in args]
-        recorder = CallRecorder(request.record)
-        with recorder.mode:
-            value = function(*args)
+        value = function(*args)
         returned = describe(value)
     after = tuple(None if before is None or _unchanged(before, a) else tensor_numbers(a)
                   for before, a in zip(sent, args))
-    return Answer(returned=returned, inputs_after=after, calls=tuple(recorder.names))
+    return Answer(returned=returned, inputs_after=after)
 
 
 def _unchanged(before: Any, after: Any) -> bool:
@@ -407,12 +377,10 @@ def run_module(package: str, request: ModuleRequest, channel: Channel | None) ->
         if isinstance(instance, torch.nn.Module) and request.dtype != "float32":
             instance.to(getattr(torch, request.dtype))  # widen as a user calling .double() would
         loaded, unset = set_weights(instance, request.weights, request.zero_unset)
-        recorder = CallRecorder(request.record)
-        with recorder.mode:
-            value = instance(to_tensor(request.input, request.dtype))
+        value = instance(to_tensor(request.input, request.dtype))
         returned = describe(value)
         grads = _backward(value, loaded, request) if request.upstream is not None else {}
-    return Answer(returned=returned, calls=tuple(recorder.names), layer=LayerReport(parts, parameters, unset, grads))
+    return Answer(returned=returned, layer=LayerReport(parts, parameters, unset, grads))
 
 
 def _backward(value: Any, loaded: dict[str, Any], request: ModuleRequest) -> dict[str, np.ndarray | None]:
@@ -438,7 +406,27 @@ def execute(package: str, package_dir: Path, request: protocol.Request, channel:
 
     `interruptible`: a KeyboardInterrupt goes on up (the grader running the reference in its own process,
     where Ctrl-C must stop the run); in a sandbox, which Ctrl-C never reaches, one is the student's raise.
+    The refused routines the request reached (`refusals`; none where nothing is refused) go with its reply.
     """
+    refusals.take()  # what an earlier request's threads reached is that request's
+    reply = _execute(package, package_dir, request, channel, interruptible)
+    return _with_refusals(reply, refusals.take())
+
+
+def _with_refusals(reply: protocol.Reply, reached: tuple[str, ...]) -> protocol.Reply:
+    """An answer names the refused routines its code reached; a failure's message says it reached them."""
+    if not reached:
+        return reply
+    if isinstance(reply, Answer):
+        return dataclasses.replace(reply, calls=reached[:protocol.MAX_ITEMS])
+    if refusals.is_refusal(reply.message):
+        return reply
+    said = f"{refusals.MARK} {', '.join(reached[:3])}; then {reply.type}: {reply.message}"
+    return dataclasses.replace(reply, message=clean_text(said, MAX_MESSAGE))
+
+
+def _execute(package: str, package_dir: Path, request: protocol.Request, channel: Channel | None,
+             interruptible: bool) -> protocol.Reply:
     try:
         if isinstance(request, CallRequest):
             return run_call(package, request, channel)
@@ -503,8 +491,11 @@ def _flush_output() -> None:
             pass
 
 
-def serve_forked(package_root: Path, requests: Any, responses: Any) -> None:
-    """Serve in a process forked from the warm parent: fd 1 and 2 are the output pipe, one torch thread."""
+def serve_forked(package_root: Path, requests: Any, responses: Any, refused: tuple[str, ...] = ()) -> None:
+    """Serve in a process forked from the warm parent: fd 1 and 2 are the output pipe, one torch thread;
+    the library routines `refused` names are refused before any of the student's code exists here."""
+    if refused:
+        refusals.install(refused)
     _torch().set_num_threads(1)
     for stream in (sys.stdout, sys.stderr):
         assert isinstance(stream, io.TextIOWrapper)  # Python's own, before any student code runs
@@ -531,11 +522,12 @@ def _remember_compiled_modules() -> None:
 
 
 def main() -> None:
-    """Entry point of a sandbox process started afresh: argv is the package root and the response fd."""
+    """Entry point of a sandbox process started afresh: argv is the package root, the response fd, then the
+    names of the library routines to refuse."""
     package_root = Path(sys.argv[1])
     responses = os.fdopen(int(sys.argv[2]), "wb")
     requests = os.fdopen(0, "rb")
-    serve_forked(package_root, requests, responses)
+    serve_forked(package_root, requests, responses, tuple(sys.argv[3:]))
     os._exit(0)
 
 
