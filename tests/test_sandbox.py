@@ -88,6 +88,44 @@ def listen_abstract(x):
     return numbers(1)
     return x
 
+CHANNEL = "\\0attnkit-test-pair"
+SHARED_FILE = "/usr/bin/env"  # a file every sandbox can read
+
+def channel(role):
+    """Open one kind of channel to another sandbox (each way raises where it is refused): `role` 0 listens
+    (a socketpair end bound to an abstract name; an exclusive lock held; a watch on a shared file), 1 talks."""
+    import ctypes, fcntl
+    kind = PATH
+    if kind == "socketpair":
+        mine, _ = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+        if role == 0:
+            mine.connect(b"")  # AF_UNSPEC: disconnected, free to be bound
+            mine.bind(CHANNEL)
+            mine.settimeout(3)
+            return mine.recv(16)
+        mine.sendto(b"hello", CHANNEL)
+        return b"sent"
+    stream = open(SHARED_FILE, "rb")
+    if kind == "flock":
+        fcntl.flock(stream, fcntl.LOCK_EX | (0 if role == 0 else fcntl.LOCK_NB))
+    elif kind == "record-lock":
+        fcntl.lockf(stream, fcntl.LOCK_SH | (0 if role == 0 else fcntl.LOCK_NB))
+    elif kind == "ofd-lock":
+        fcntl.fcntl(stream, 37, bytes(32))  # F_OFD_SETLK
+    elif kind == "inotify":
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.inotify_init1(0) < 0:
+            raise OSError(ctypes.get_errno(), "inotify_init1")
+    if role == 0:
+        time.sleep(1.5)
+    return b"held"
+
+def listen(x):
+    return numbers(len(channel(0)))
+
+def talk(x):
+    return numbers(len(channel(1)))
+
 def environment(x):
     return numbers(SECRET in os.environ, any(SECRET in str(v) for v in os.environ.values()))
 
@@ -205,6 +243,33 @@ def test_student_code_can_open_no_socket_of_any_kind(probe):
 def test_an_abstract_socket_cannot_be_bound_to_reach_another_sandbox(probe):
     result = run(probe, "listen_abstract")
     assert result.status == "crash" and result.type == "PermissionError"
+
+
+SHARED_CHANNELS = ["socketpair", "flock", "record-lock", "ofd-lock", "inotify"]
+
+
+@isolated
+@pytest.mark.parametrize("kind", SHARED_CHANNELS)
+def test_two_sandboxes_at_once_share_no_channel(tmp_path, kind):
+    """A listener and a talker, each in its own sandbox at the same time: the kernel object either would
+    use (a socketpair's end bound to an abstract name, a lock or a watch on a file both can read) is refused
+    to both, so neither gets as far as a byte."""
+    import concurrent.futures
+
+    roots = []
+    for role in ("listener", "talker"):
+        (tmp_path / role / "exercises").mkdir(parents=True)
+        (tmp_path / role / "exercises" / "__init__.py").write_text("")
+        write_probe(tmp_path / role, PATH=kind)
+        roots.append(tmp_path / role)
+
+    def grade(root: Path, function: str):
+        with SandboxedSubmission(root, LIMITS) as sandbox:
+            return sandbox.run(call("probe", function, np.ones(3)))
+
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(grade, roots, ["listen", "talk"]))
+    assert [(r.status, r.type) for r in results] == [("crash", "PermissionError")] * 2, results
 
 
 def test_student_code_does_not_see_the_graders_environment(probe, launcher, monkeypatch):

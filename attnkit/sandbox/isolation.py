@@ -54,7 +54,12 @@ PR_SET_NO_NEW_PRIVS = 38
 
 AUDIT_ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}  # machine: seccomp's name for its system calls
 KEYRING_CALLS = {"x86_64": (248, 249, 250), "aarch64": (217, 218, 219)}  # add_key, request_key, keyctl
-SOCKET_CALLS = {"x86_64": (41, 425), "aarch64": (198, 425)}  # socket, io_uring_setup (its rings open sockets)
+# What sandboxes could share through the kernel: socket, socketpair (a pair's end can be bound to an abstract
+# name), io_uring_setup (its rings open sockets), flock, inotify_init(1) (events on files all sandboxes read).
+SHARED_OBJECT_CALLS = {"x86_64": (41, 53, 425, 73, 253, 294), "aarch64": (198, 199, 425, 32, 26)}
+FCNTL_CALL = {"x86_64": 72, "aarch64": 25}
+# fcntl's record locks, open file description locks, leases and directory notices: on files every sandbox reads
+FCNTL_SHARED_COMMANDS = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
 KEYCTL_JOIN_SESSION_KEYRING = 1
 
 SECCOMP_MODE_FILTER = 2
@@ -422,28 +427,46 @@ def deny_the_kernel_keyring() -> None:
 
 
 def deny_sockets() -> None:
-    """A seccomp filter, for this process and all it starts: socket and io_uring_setup fail (EPERM).
+    """A seccomp filter, for this process and all it starts: no socket, and no kernel object another
+    sandbox could reach: socket, socketpair, io_uring_setup, flock, inotify and fcntl's locks, leases and
+    directory notices fail (EPERM).
 
     For a sandbox forked from the warm parent, which shares the parent's empty network namespace with
-    every other sandbox: without a socket of its own, no code reaches another sandbox (an abstract unix
-    socket needs one) or anything else. A pair made by socketpair connects nothing but itself.
-    Needs no_new_privs (set by `drop_privileges`).
+    every other sandbox: without a socket of its own (a pair's end can be bound to an abstract name), no
+    code reaches another sandbox through an abstract unix socket or anything else. The files all
+    sandboxes can read (`/usr`, the template) could carry bits as locks held or accesses watched, so
+    locks and watches are refused too. Needs no_new_privs (set by `drop_privileges`).
     """
-    _deny_calls(*_system_calls(SOCKET_CALLS, "the socket"))
+    arch, numbers = _system_calls(SHARED_OBJECT_CALLS, "the shared objects'")
+    _deny_calls(arch, numbers, (FCNTL_CALL[platform.machine()], FCNTL_SHARED_COMMANDS))
 
 
-def _deny_calls(arch: int, numbers: tuple[int, ...]) -> None:
-    """Install a seccomp filter refusing `numbers` (EPERM), and every call of another architecture."""
-    deny = 5 + len(numbers)  # the last instruction
+def _deny_calls(arch: int, numbers: tuple[int, ...], by_argument: tuple[int, tuple[int, ...]] | None = None) -> None:
+    """Install a seccomp filter refusing `numbers` (EPERM), and every call of another architecture;
+    `by_argument`: a call refused only when its second argument is one of these (fcntl's commands)."""
+    call, values = by_argument if by_argument is not None else (-1, ())
+    checks = [*numbers, *([call] if values else [])]
+    length = 4 + len(checks) + (1 + len(values) if values else 0) + 2
+    deny = length - 1
+    allow = length - 2
+
+    def to(target: int, at: int) -> int:
+        return target - at - 1
+
     program = [
         (BPF_LD_W_ABS, 0, 0, 4),  # seccomp_data.arch
-        (BPF_JEQ_K, 0, deny - 2, arch),
+        (BPF_JEQ_K, 0, to(deny, 1), arch),
         (BPF_LD_W_ABS, 0, 0, 0),  # seccomp_data.nr
-        (BPF_JGE_K, deny - 4, 0, X32_SYSCALL_BIT),
-        *[(BPF_JEQ_K, deny - 5 - i, 0, number) for i, number in enumerate(numbers)],
-        (BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW),
-        (BPF_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EPERM),
+        (BPF_JGE_K, to(deny, 3), 0, X32_SYSCALL_BIT),
+        *[(BPF_JEQ_K, to(deny, 4 + i), 0, number) for i, number in enumerate(numbers)],
     ]
+    if values:
+        at = len(program)
+        program += [(BPF_JEQ_K, 0, to(allow, at), call),
+                    (BPF_LD_W_ABS, 0, 0, 24)]  # seccomp_data.args[1], its low 32 bits
+        program += [(BPF_JEQ_K, to(deny, at + 2 + i), 0, value) for i, value in enumerate(values)]
+    program += [(BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW), (BPF_RET_K, 0, 0, SECCOMP_RET_ERRNO | errno.EPERM)]
+    assert len(program) == length
     instructions = (_SockFilter * len(program))(*[_SockFilter(*instruction) for instruction in program])
     filter_program = _SockFprog(len(program), instructions)
     _check(_libc.prctl(ctypes.c_int(PR_SET_SECCOMP), ctypes.c_ulong(SECCOMP_MODE_FILTER),
