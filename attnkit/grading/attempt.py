@@ -113,12 +113,13 @@ class ExerciseContext:
     standins: tuple[Standin, ...]         # the functions of every exercise this one builds on
     module_exercises: dict[str, str]      # module -> exercise id, for the stand-ins' owners
     carry_forward: bool
-    forbidden: list[str]                  # uses of forbidden names found in the submitted source
+    forbidden: list[str]                  # uses of forbidden names the submitted source names
     found: dict[str, list[str]]           # exercise id -> mistakes found so far for this student
     carried: dict[str, list[str]]         # exercise id -> the exercises whose mistakes it was spared
     answers: list[tuple[str, list[np.ndarray]]] = field(default_factory=list)  # earlier (request, reference)
     no_pair: bool = False  # no pair of mistakes explained an earlier answer: the same code, so none will
     established: list[tuple[str, ...]] = field(default_factory=list)  # explanations earlier answers proved
+    unchecked: list[str] = field(default_factory=list)  # where the source analysis could not follow the code
 
     @cached_property
     def forbidding(self) -> list[Mistake]:
@@ -430,18 +431,22 @@ class Attempt:
         if self._forbidden_reported:
             return
         for mistake in self.context.forbidding:
-            uses = self.context.forbidden + self._reached(mistake, student)
+            reached = self._reached(mistake, student)
+            uses = self.context.forbidden + (reached + self._where_unchecked() if reached else [])
             if uses:
                 self._forbidden_reported = True
                 self.record.findings.append(Finding.named(mistake.id, detail="; ".join(uses[:3])))
+
+    def _where_unchecked(self) -> list[str]:
+        """Where the source analysis lost track of the code: likely where the refused routine was found."""
+        return [f"probably where {use}" for use in self.context.unchecked]
 
     @staticmethod
     def _reached(mistake: Mistake, student: Reply) -> list[str]:
         """What a reply says the code reached of what `mistake` forbids (which may add, never clear)."""
         names = ForbiddenNames(mistake.forbid)
-        if isinstance(student, Failure):
-            return [f"your code called {student.message}"] if refusals.is_refusal(student.message) else []
-        return [f"your code called {c} while it ran, which this exercise refuses" for c in student.calls
+        called = refusals.refused_in(student.message) if isinstance(student, Failure) else student.calls
+        return [f"your code called torch's {c} while it ran, which this exercise refuses" for c in called
                 if names.match(c)]
 
     # --- error carried forward -------------------------------------------------------------------
@@ -564,7 +569,7 @@ class Attempt:
         """not-implemented, crash, timeout, exited or malformed-reply, with what happened and where; or the
         mistake that forbids a routine the call failed on reaching."""
         if refusals.is_refusal(failure.message) and self.context.forbidding:
-            uses = self.context.forbidden + self._reached(self.context.forbidding[0], failure)
+            uses = self.context.forbidden + self._reached(self.context.forbidding[0], failure) + self._where_unchecked()
             return Finding.named(self.context.forbidding[0].id, detail="; ".join(uses[:3]))
         if failure.type == "ModuleNotFoundError" and failure.message.endswith(f".{self._function}'"):
             return Finding.named("not-implemented", detail=f"there is no exercises/{self._function}.py")

@@ -199,19 +199,22 @@ class GradingPlugin:
     def _context(self, state: _StudentState, exercise: Exercise) -> ExerciseContext:
         dependencies = [self.course.exercise(d) for d in self.course.dependencies(exercise.id)]
         standins = tuple(Standin(d.module, f) for d in dependencies for f in d.functions)
+        forbidden, unchecked = self._forbidden(state, exercise)
         return ExerciseContext(exercise, self.course, self.catalogue, standins,
                                {d.module: d.id for d in dependencies}, self.course.grading.carry_forward,
-                               self._forbidden(state, exercise), state.found, state.carried)
+                               forbidden, state.found, state.carried, unchecked=unchecked)
 
-    def _forbidden(self, state: _StudentState, exercise: Exercise) -> list[str]:
-        """Uses of the names the exercise's mistakes forbid, read from the submitted source here."""
+    def _forbidden(self, state: _StudentState, exercise: Exercise) -> tuple[list[str], list[str]]:
+        """Uses of the names the exercise's mistakes forbid, read from the submitted source here: those it
+        names, and the places it cannot follow (words for the feedback once a refused routine was reached,
+        never a finding alone: threads and Tensor subclasses are honest code too)."""
         names = [n for m in self.catalogue.for_exercise(exercise.id) for n in m.forbid]
         package = state.submission.root / PACKAGE
         if not names or not package.is_dir():
-            return []
+            return [], []
         sources = {p.name: p.read_bytes() for p in sorted(package.glob("*.py"))}  # bytes: parsed as Python would
-        return [str(use) if not use.opaque else f"the kit could not check that {exercise.module} is written by hand: "
-                f"{use}" for use in forbidden_uses(sources, exercise.module, names)]
+        uses = forbidden_uses(sources, exercise.module, names)
+        return [str(use) for use in uses if not use.opaque], [str(use) for use in uses if use.opaque]
 
     # --- fixtures ---------------------------------------------------------
 

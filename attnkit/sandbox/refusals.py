@@ -83,7 +83,7 @@ def _python_versions(forbidden: ForbiddenNames) -> list[types.FunctionType]:
     candidates: list[Any] = []
     for name, module in list(sys.modules.items()):
         if (name == "torch" or name.startswith("torch.")) and isinstance(module, types.ModuleType):
-            candidates += list(vars(module).values())
+            candidates += [value for value in vars(module).values() if type(value) is types.FunctionType]
     candidates += [decomposition for op, decomposition in torch._decomp.decomposition_table.items()
                    if forbidden.match(op.name())]
     found: dict[int, types.FunctionType] = {}
@@ -146,3 +146,11 @@ def take() -> tuple[str, ...]:
 def is_refusal(message: str) -> bool:
     """Whether a failure's message is (or carries) a refusal."""
     return MARK in message
+
+
+def refused_in(message: str) -> list[str]:
+    """The routines a refusal's message names (`MARK name, name: ...` or `MARK name; then ...`)."""
+    if MARK not in message:
+        return []
+    names = message.split(MARK, 1)[1].split(": ", 1)[0].split(";", 1)[0]  # aten::_softmax holds a colon
+    return [name.strip() for name in names.split(",") if name.strip()]

@@ -14,10 +14,13 @@ Two families are graded here beside the first attacks:
   a malformed reply, the exercise names `malformed-reply`; no other student is touched, the run exits
   0, and no file the kit writes is larger than 1 MB or unreadable.
 - `softmax-builtin--*`: the softmax exercise computes softmax with a library routine through some
-  other door (CONTRACT.md section 2): it must fail naming `softmax-builtin`, decided from the submitted
-  source in the trusted process (a runtime record in the sandbox is the student's to fake), and no
-  other exercise is blamed for it. The honest softmaxes beside them (a log-sum-exp, numpy, helpers in
-  the same module, prose that names the built-in, the built-in used in attention) must not be.
+  other door (CONTRACT.md section 2): it must fail naming `softmax-builtin`, and no other exercise is
+  blamed for it. The softmax exercise's sandbox refuses those routines at torch's dispatcher
+  (`attnkit.sandbox.refusals`), so a call fails however it was reached, and the grader reads that
+  from what came back; the submitted source is read for the feedback's words and for library code no
+  refused kernel sees (scipy). The honest softmaxes beside them (a log-sum-exp, numpy, float64 inside,
+  on a thread, inside a Tensor subclass, helpers in the same module, prose that names the built-in,
+  the built-in used in attention) must not be.
 """
 from __future__ import annotations
 
@@ -63,6 +66,10 @@ HONEST = {
     "correct--softmax-with-helpers": HERE / "honest" / "softmax-with-helpers",
     "correct--names-the-builtin-in-prose": HERE / "honest" / "names-the-builtin-in-prose",
     "correct--forged-bytecode-is-not-run": HERE / "honest" / "forged-bytecode-is-not-run",
+    "correct--float64-inside": HERE / "honest" / "float64-inside",
+    "correct--softmax-on-a-thread": HERE / "honest" / "softmax-on-a-thread",
+    "correct--logsumexp-gradient": HERE / "honest" / "logsumexp-gradient",
+    "correct--tensor-subclass-that-logs": HERE / "honest" / "tensor-subclass-that-logs",
     "mistake--softmax-wrong-dim--sum-0": SUBMISSIONS / "mistakes" / "softmax-wrong-dim--sum-0",
 }
 ZIPS = {
