@@ -31,6 +31,42 @@ def test_what_came_back_is_described_not_judged(value, kind, type_name):
     assert (returned.kind, returned.type_name) == (kind, type_name)
 
 
+class _ClaimsFloat(torch.Tensor):
+    """A subclass that says it holds float32 numbers, whatever it holds."""
+
+    @property
+    def dtype(self):
+        return torch.float32
+
+
+NOT_REAL = {
+    "complex": (torch.ones(2, 3) + 7j, "complex64 Tensor"),
+    "bool": (torch.ones(2, 3) > 0, "bool Tensor"),
+    "integer": (torch.ones(2, 3, dtype=torch.int64), "int64 Tensor"),
+    "overflowed-integer": (torch.full((2, 3), 300).to(torch.uint8), "uint8 Tensor"),
+    "sparse": (torch.ones(2, 3).to_sparse(), "sparse_coo Tensor"),
+    "meta": (torch.empty(2, 3, device="meta"), "meta Tensor"),
+    "nested": (torch.nested.as_nested_tensor([torch.ones(2, 3)], layout=torch.jagged), "nested NestedTensor"),
+    "lies-about-its-dtype": ((torch.ones(2, 3) + 1j).as_subclass(_ClaimsFloat), "complex64 _ClaimsFloat"),
+    "complex-numpy": (np.ones((2, 3)) + 1j, "complex128 ndarray"),
+    "bool-numpy": (np.ones((2, 3)) > 0, "bool ndarray"),
+}
+
+
+@pytest.mark.parametrize("value,type_name", NOT_REAL.values(), ids=NOT_REAL.keys())
+def test_only_real_numbers_are_numbers(value, type_name):
+    """Casting would drop an imaginary part or read True as 1: such an answer is what it is (wrong-type)."""
+    returned = worker.describe(value)
+    assert (returned.kind, returned.type_name, returned.array) == ("other", type_name, None)
+    assert worker.describe((torch.ones(2), value)).items[1].kind == "other"
+
+
+def test_a_modules_constants_may_be_integers():
+    for value in (torch.ones(2, 3, dtype=torch.int64), np.ones((2, 3), dtype=int), [[2, 0], [0, 1]]):
+        assert worker.describe(value, integers=True).kind == "array"
+    assert worker.describe(torch.ones(2) > 0, integers=True).kind == "other"
+
+
 def test_a_tensor_is_read_without_its_subclass_methods():
     class Liar(torch.Tensor):
         def numpy(self):

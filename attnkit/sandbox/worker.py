@@ -84,11 +84,20 @@ def tensor_numbers(value: Any) -> np.ndarray:
         return np.array(torch.Tensor.numpy(plain), dtype=np.float64)
 
 
-def describe(value: Any, depth: int = 0) -> Returned:
-    """What a value is, and its numbers where it has them."""
+def describe(value: Any, depth: int = 0, *, integers: bool = False) -> Returned:
+    """What a value is, and its numbers where it has them.
+
+    Only real numbers are numbers: a complex, boolean, sparse, meta or nested tensor (or a complex or
+    boolean numpy array) is described as what it is, never as its numbers (casting would drop an
+    imaginary part, or read True as 1), and integers only where `integers` (a module's constants:
+    `keys = [[2, 0], ...]` is a fair way to write them; a computed answer in integers is not one).
+    """
     torch = _torch()
     type_name = clean_text(type(value).__name__, MAX_TYPE_NAME)
     if isinstance(value, torch.Tensor):
+        kind = _not_real(value, integers)
+        if kind:
+            return Returned("other", clean_text(f"{kind} {type_name}", MAX_TYPE_NAME))
         try:
             return Returned("array", type_name, tensor_numbers(value), str(value.dtype).replace("torch.", ""),
                             requires_grad=bool(value.requires_grad))
@@ -102,12 +111,32 @@ def describe(value: Any, depth: int = 0) -> Returned:
             return Returned("array", type_name, array, type_name)
         if len(value) > protocol.MAX_ITEMS or depth >= 2:
             return Returned("other", type_name)
-        return Returned("sequence", type_name, items=tuple(describe(v, depth + 1) for v in value))
+        return Returned("sequence", type_name,
+                        items=tuple(describe(v, depth + 1, integers=integers) for v in value))
+    if isinstance(value, np.ndarray) and value.dtype.kind not in ("fiu" if integers else "f"):
+        return Returned("other", clean_text(f"{value.dtype} {type_name}", MAX_TYPE_NAME))
     array = _as_array(value)
     if array is not None:
         dtype = str(value.dtype) if isinstance(value, np.ndarray) else type_name
         return Returned("array", type_name, array, clean_text(dtype, MAX_TYPE_NAME))
     return Returned("other", type_name)
+
+
+def _not_real(tensor: Any, integers: bool) -> str:
+    """What makes a tensor not an answer of real numbers ("complex64", "sparse", ...); "" when it is one."""
+    torch = _torch()
+    with torch._C.DisableTorchFunctionSubclass():  # the student's subclass may lie about any of these
+        if torch.Tensor.is_nested.__get__(tensor):
+            return "nested"
+        if torch.Tensor.is_meta.__get__(tensor):
+            return "meta"
+        layout = torch.Tensor.layout.__get__(tensor)
+        if layout != torch.strided:
+            return str(layout).replace("torch.", "").strip("_")
+        dtype = torch.Tensor.dtype.__get__(tensor)
+        if dtype.is_floating_point or (integers and not dtype.is_complex and dtype != torch.bool):
+            return ""
+        return str(dtype).replace("torch.", "")
 
 
 def _as_array(value: Any) -> np.ndarray | None:
@@ -397,7 +426,7 @@ def _backward(value: Any, loaded: dict[str, Any], request: ModuleRequest) -> dic
 def read_constants(package: str, request: ConstantsRequest) -> Answer:
     """Module-level constants, described like returned values (None stays none)."""
     module = importlib.import_module(f"{package}.{request.module}")
-    return Answer(constants={name: describe(getattr(module, name, None)) for name in request.names})
+    return Answer(constants={name: describe(getattr(module, name, None), integers=True) for name in request.names})
 
 
 def execute(package: str, package_dir: Path, request: protocol.Request, channel: Channel | None = None, *,
