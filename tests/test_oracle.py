@@ -17,6 +17,7 @@ from kit import COURSE
 
 SOFTMAX = Standin("softmax", "softmax")
 ATTENTION = Standin("attention", "attention")
+SCALED = Standin("scaled_scores", "scaled_scores")
 
 
 @pytest.fixture(scope="module")
@@ -72,6 +73,18 @@ def test_a_gradient_that_does_not_fit_its_output_comes_back_as_an_error(oracle):
     x = np.ones((2, 5))
     answer = oracle.standin(SOFTMAX, StandinCall(0, (x,), {"dim": -1}, (np.ones(5),)))  # would broadcast
     assert "shape" in answer.error and not answer.values
+
+
+def test_a_call_whose_answer_would_be_huge_is_refused_before_it_is_worked_out(oracle):
+    """Two (4096, 1) vectors in, 16.7 million scores out: sized on meta tensors, refused at no cost."""
+    Q = K = np.ones((4096, 1))
+    worked_out = []
+    answer = answer_standin(lambda q, k: worked_out.append(q.device.type) or q @ k.T, StandinCall(0, (Q, K), {}, None),
+                            room=1 << 14)
+    assert "16777216 numbers" in answer.error and not answer.values
+    assert worked_out == ["meta"]  # only its shape was ever computed
+    small = oracle.standin(SCALED, StandinCall(0, (Q[:8], K[:8]), {}, None), room=1 << 14)
+    assert not small.error and small.values[0].shape == (8, 8)
 
 
 def test_arguments_the_reference_refuses_come_back_as_an_error(oracle):

@@ -116,3 +116,13 @@ def parent_of(pid: int) -> int | None:
         return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
     except OSError:
         return None
+
+
+def test_a_grading_workers_memory_has_a_ceiling():
+    """An allocation past the ceiling fails in the worker (the student's call), never the machine."""
+    code = ("import resource, numpy\n"
+            "print(resource.getrlimit(resource.RLIMIT_DATA)[0] >> 20)\n"
+            "try:\n    numpy.ones((1 << 28,))\nexcept MemoryError:\n    print('refused')\n")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         preexec_fn=parallel._limited_child())
+    assert run.stdout.split() == [str(parallel.WORKER_MEMORY_MB), "refused"]

@@ -46,8 +46,9 @@ from attnkit.sandbox.protocol import (
 )
 from attnkit.sandbox.refusals import ForbiddenNames
 
-# A stand-in call is answered here, in the grader's process: its arguments may hold a few times the numbers of
-# the check's own inputs (scores are n_q x n_k), never the square of them a hostile call could ask for.
+# A stand-in call is answered here, in the grader's process: its arguments, and the answer it asks for, may
+# hold a few times the numbers of the check's own inputs (scores are n_q x n_k), never the square of them a
+# hostile call could ask for.
 STANDIN_ROOM, MIN_STANDIN_ROOM = 8, 1 << 14
 NOT_COMPILED = ("SyntaxError", "IndentationError", "TabError")  # a crash no catalogued mistake can explain
 
@@ -476,7 +477,7 @@ class Attempt:
                                            "inputs could lead to (the reference's work is the grader's)")
             if standin_call.grad_outputs is None and all(s != standin for s, _ in self._standin_calls):
                 self._standin_calls.append((standin, standin_call))  # the first call of each is asked again
-            return self.oracle.standin(standin, standin_call)
+            return self.oracle.standin(standin, standin_call, room)
 
         return self.sandbox.run(self._with_standins(request), answer)
 

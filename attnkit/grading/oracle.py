@@ -100,7 +100,7 @@ class Oracle(Protocol):
     @property
     def can_stand_in(self) -> bool: ...
 
-    def standin(self, standin: Standin, call: StandinCall) -> StandinAnswer: ...
+    def standin(self, standin: Standin, call: StandinCall, room: int | None = None) -> StandinAnswer: ...
 
     def positional(self, standin: Standin, call: StandinCall) -> tuple[Any, ...] | None: ...
 
@@ -194,9 +194,10 @@ class ReferenceOracle:
     def _model(self, request: CallRequest | ModuleRequest) -> Any:
         return self.models.model(request.module, request.function if isinstance(request, CallRequest) else request.cls)
 
-    def standin(self, standin: Standin, call: StandinCall) -> StandinAnswer:
-        """The reference's outputs for a stand-in call, or the gradients of its inputs for a backward one."""
-        return answer_standin(self._function(standin), call)
+    def standin(self, standin: Standin, call: StandinCall, room: int | None = None) -> StandinAnswer:
+        """The reference's outputs for a stand-in call, or the gradients of its inputs for a backward one;
+        refused, before it is worked out, where the outputs would hold more than `room` numbers."""
+        return answer_standin(self._function(standin), call, room)
 
     def positional(self, standin: Standin, call: StandinCall) -> tuple[Any, ...] | None:
         """A stand-in call's arguments in the reference's order (keywords placed), or None if they do not fit."""
@@ -212,11 +213,22 @@ class ReferenceOracle:
         return getattr(importlib.import_module(f"{self._package}.{standin.module}"), standin.function)
 
 
-def answer_standin(function: Any, call: StandinCall) -> StandinAnswer:
-    """Run `function` (trusted code) on a stand-in call's numbers; float64 throughout."""
+def answer_standin(function: Any, call: StandinCall, room: int | None = None) -> StandinAnswer:
+    """Run `function` (trusted code) on a stand-in call's numbers; float64 throughout.
+
+    `room`: the most numbers a forward answer may hold. Small inputs can ask for a huge answer (two
+    (4096, 1) vectors make 16.7 million scores), so the answer's size is found first, by running the
+    function on meta tensors (shapes, no numbers), and a call over `room` is refused before any
+    number is worked out. A backward answer is the inputs' size, which the caller bounds.
+    """
     import torch
 
     backward = call.grad_outputs is not None
+    if room is not None and not backward:
+        size = _output_size(function, call)
+        if size is not None and size > room:
+            return StandinAnswer(error=f"a call whose answer would hold {size} numbers, more than this check's "
+                                       "inputs could lead to (the reference's work is the grader's)")
     inputs: list[Any] = []
 
     def tensor(value: Any) -> Any:
@@ -248,6 +260,27 @@ def answer_standin(function: Any, call: StandinCall) -> StandinAnswer:
         return StandinAnswer(error=worker.clean_text(f"{type(error).__name__}: {error}", worker.MAX_MESSAGE))
     return StandinAnswer(tuple(np.zeros(i.shape) if g is None else _numbers(g) for g, i in zip(grads, inputs)),
                          single=False)
+
+
+def _output_size(function: Any, call: StandinCall) -> int | None:
+    """How many numbers `function`'s answer to `call` holds, worked out on meta tensors (None: the function
+    cannot run on them, and then only its inputs are bounded)."""
+    import torch
+
+    def meta(value: Any) -> Any:
+        if isinstance(value, np.ndarray):
+            return torch.empty(value.shape, dtype=torch.float64, device="meta")
+        if isinstance(value, tuple):
+            return tuple(meta(v) for v in value)
+        return value
+
+    try:
+        with torch.no_grad():
+            result = function(*(meta(a) for a in call.args), **{k: meta(v) for k, v in call.kwargs.items()})
+        outputs = list(result) if isinstance(result, (tuple, list)) else [result]
+        return sum(int(o.numel()) for o in outputs if isinstance(o, torch.Tensor))
+    except Exception:  # the reference reads numbers (or refuses the call): it is run for real, inputs bounded
+        return None
 
 
 def _numbers(tensor: Any) -> np.ndarray:
@@ -288,7 +321,7 @@ class _NoStandins:
     def close(self) -> None:
         """Nothing of a self-check's oracle is on disk."""
 
-    def standin(self, standin: Standin, call: StandinCall) -> StandinAnswer:
+    def standin(self, standin: Standin, call: StandinCall, room: int | None = None) -> StandinAnswer:
         raise KitError("a self-check cannot stand in for a dependency")
 
     def positional(self, standin: Standin, call: StandinCall) -> tuple[Any, ...] | None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import resource
 import selectors
 import socket
 import subprocess
@@ -37,6 +38,7 @@ from attnkit.sandbox import runner
 
 BATCHES_PER_WORKER = 2
 WARM_FD = "--warm-fd"
+WORKER_MEMORY_MB = 1024  # a worker's heap (about 250 MB grading honest students): see _limited_child
 
 
 def grade_all(course: Course, submissions: list[Submission], *, jobs: int,
@@ -124,7 +126,7 @@ class _Worker:
                 self.process = subprocess.Popen(
                     [sys.executable, "-P", "-m", "attnkit.grading.parallel", str(course.file), *shared],  # -P:
                     # the installed kit, never an `attnkit/` folder that happens to sit in the current folder
-                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, preexec_fn=_dies_with_us(),
+                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, preexec_fn=_limited_child(),
                     pass_fds=(warm.fileno(),) if warm is not None else (),
                     process_group=0,  # Ctrl-C reaches the grader alone, which ends the workers without tracebacks
                 )
@@ -175,13 +177,21 @@ class _Worker:
             self.process.wait()
 
 
-def _dies_with_us() -> Callable[[], None] | None:
-    """On Linux, a worker is killed when the grading process dies (a kill -9 leaves no worker grading on)."""
-    if not sys.platform.startswith("linux"):
-        return None
-    from attnkit.sandbox import isolation
+def _limited_child() -> Callable[[], None]:
+    """A worker's memory has a ceiling (`WORKER_MEMORY_MB` of heap, RLIMIT_DATA): whatever a student's
+    answers lead it to work out (a stand-in's answer is also sized first), an allocation past it fails
+    in that student's call, never the machine. On Linux a worker is also killed when the grading process
+    dies (a kill -9 leaves no worker grading on)."""
+    def limit() -> None:
+        _, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        ceiling = WORKER_MEMORY_MB << 20 if hard == resource.RLIM_INFINITY else min(WORKER_MEMORY_MB << 20, hard)
+        resource.setrlimit(resource.RLIMIT_DATA, (ceiling, hard))
+        if sys.platform.startswith("linux"):
+            from attnkit.sandbox import isolation
 
-    return isolation.die_with_parent
+            isolation.die_with_parent()
+
+    return limit
 
 
 def serve(course: Course, requests: IO[str], results: IO[str], warm_fd: int | None = None) -> None:
