@@ -20,6 +20,7 @@ import errno
 import hashlib
 import os
 import re
+import shutil
 import stat
 import unicodedata
 import zipfile
@@ -35,7 +36,7 @@ from attnkit.errors import KitError
 ZIP_SUFFIX = ".zip"
 MAX_FILES = 200
 MAX_FILE_BYTES = 1 << 20          # one source file
-MAX_TOTAL_BYTES = 8 << 20          # everything unpacked from one zip
+MAX_TOTAL_BYTES = 8 << 20          # all of one submission's module files (a folder's, or unpacked from a zip)
 _BROWSER_COPY = re.compile(r"^(.+?)\s\(\d{1,4}\)$")  # `alice (1)`, as CONTRACT.md writes it
 
 
@@ -137,9 +138,14 @@ def prepare(entry: Path, target: Path, readers: Iterable[PackageReader] = ()) ->
         item.problem = str(error)
         return item
     package = target / PACKAGE
-    package.mkdir(parents=True)
-    for name, data in files.items():
-        (package / name).write_bytes(data)
+    try:
+        package.mkdir(parents=True)
+        for name, data in files.items():
+            (package / name).write_bytes(data)
+    except OSError as error:  # a full scratch folder, say: this submission's problem, never the run's end
+        shutil.rmtree(target, ignore_errors=True)
+        item.problem = f"{entry}: could not be copied out for grading: {error.strerror or error}"
+        return item
     item.root = target
     item.fingerprint = fingerprint(files)
     return item
@@ -178,16 +184,29 @@ def is_module_file(name: str) -> bool:
 
 
 def read_folder(folder: Path) -> dict[str, bytes]:
-    """The module files of the submission's package folder (found at most one level down), or loose ones."""
+    """The module files of the submission's package folder (found at most one level down), or loose ones.
+
+    Counted and measured while they are read, with a zip's limits (`MAX_FILES`, `MAX_FILE_BYTES` a file,
+    `MAX_TOTAL_BYTES` in all): no more of a folder of 800 files of 1 MiB is ever held than those limits
+    allow, and the class copy can be planned from them.
+    """
     package = _package_dir(folder)
     files: dict[str, bytes] = {}
+    total = 0
     try:
         for path in sorted(package.iterdir()):
             if not is_module_file(path.name) or path.is_symlink() or not path.is_file():
                 continue
-            if path.stat().st_size > MAX_FILE_BYTES:
+            if len(files) == MAX_FILES:
+                raise KitError(f"{folder}: more than {MAX_FILES} files in `{PACKAGE}`")
+            with path.open("rb") as stream:
+                data = stream.read(min(MAX_FILE_BYTES, MAX_TOTAL_BYTES - total) + 1)
+            if len(data) > MAX_FILE_BYTES:
                 raise KitError(f"{path}: larger than {MAX_FILE_BYTES // 1024} KiB")
-            files[path.name] = path.read_bytes()
+            total += len(data)
+            if total > MAX_TOTAL_BYTES:
+                raise KitError(f"{folder}: more than {MAX_TOTAL_BYTES >> 20} MiB of module files in `{PACKAGE}`")
+            files[path.name] = data
     except OSError as error:
         raise KitError(f"{folder}: cannot read: {error.strerror}") from None
     return _checked(folder, files)
@@ -232,6 +251,8 @@ def read_zip(path: Path) -> dict[str, bytes]:
         for info in infos:
             _refuse_unsafe(path, info)
         members = _package_members(path, infos)
+        if len(members) > MAX_FILES:  # before any is read
+            raise KitError(f"{path}: more than {MAX_FILES} files in `{PACKAGE}`")
         files: dict[str, bytes] = {}
         total = 0
         for name, info in members.items():

@@ -5,6 +5,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tracemalloc
 import zipfile
 from pathlib import Path
 
@@ -196,3 +197,56 @@ def test_core_intake_knows_nothing_of_nbgrader():
     code = ("import sys, attnkit.submissions, attnkit.gradebook, attnkit.escaping; "
             "sys.exit(any(m.startswith(('attnkit.nbgrader', 'nbformat', 'nbgrader')) for m in sys.modules))")
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+def _module_files(folder: Path, count: int, size: int) -> Path:
+    """`count` module files of `size` bytes each (sparse: they cost the disk nothing)."""
+    package = folder / "exercises"
+    package.mkdir(parents=True)
+    for index in range(count):
+        with open(package / f"m{index:04d}.py", "wb") as stream:
+            stream.truncate(size)
+    return folder
+
+
+@pytest.mark.parametrize("count,size,reason,most", [
+    (800, 8 << 10, "more than 200 files", 4 << 20),  # 800 of them: 6.4 MiB
+    (9, MAX_FILE_BYTES, "more than 8 MiB of module files", 10 << 20),
+    (800, MAX_FILE_BYTES, "more than 8 MiB of module files", 10 << 20),
+])
+def test_a_folder_is_counted_and_measured_while_it_is_read(tmp_path, count, size, reason, most):
+    """A folder has a zip's limits, refused as soon as they are passed: no more is ever held than they allow
+    (800 files of 8 KiB: 200 read, not 800; 800 of 1 MiB: 8 MiB read, not 800)."""
+    folder = _module_files(tmp_path / "alice", count, size)
+    tracemalloc.start()
+    try:
+        item = prepare(folder, tmp_path / "copy")
+        held = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert reason in item.problem and item.root is None
+    assert held < most, held
+
+
+@pytest.fixture
+def small_scratch(tmp_path):
+    """A 256 KiB tmpfs, as a small /dev/shm would be (root only)."""
+    mount = tmp_path / "small"
+    mount.mkdir()
+    made = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)], capture_output=True)
+    if made.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {made.stderr.decode().strip()}")
+    yield mount
+    subprocess.run(["umount", str(mount)], check=True)
+
+
+def test_a_submission_that_does_not_fit_the_scratch_is_its_own_broken_row(tmp_path, small_scratch):
+    submissions = tmp_path / "class"
+    for student in ("ann", "bob"):
+        reference_submission(submissions / student)
+    big = _module_files(submissions / "cat", 1, MAX_FILE_BYTES // 2)
+    (big / "exercises" / "m0000.py").write_bytes(b"#" * (MAX_FILE_BYTES // 2))  # real bytes, to fill the tmpfs
+    prepared = {item.student: item for item in find_submissions(submissions, small_scratch)}
+    assert "could not be copied out for grading" in prepared["cat"].problem
+    assert not prepared["ann"].problem and not prepared["bob"].problem
+    assert not (small_scratch / "00002").exists()  # the partial copy is gone

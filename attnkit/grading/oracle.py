@@ -12,11 +12,13 @@ import hashlib
 import importlib
 import inspect
 import json
+import resource
 import secrets
 import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Collection, Iterator
+from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -216,19 +218,14 @@ class ReferenceOracle:
 def answer_standin(function: Any, call: StandinCall, room: int | None = None) -> StandinAnswer:
     """Run `function` (trusted code) on a stand-in call's numbers; float64 throughout.
 
-    `room`: the most numbers a forward answer may hold. Small inputs can ask for a huge answer (two
-    (4096, 1) vectors make 16.7 million scores), so the answer's size is found first, by running the
-    function on meta tensors (shapes, no numbers), and a call over `room` is refused before any
-    number is worked out. A backward answer is the inputs' size, which the caller bounds.
+    `room`: the most numbers the answer may hold. Small inputs can ask for a huge answer (two (4096, 1)
+    vectors make 16.7 million scores), so before any number is worked out the heap this call may add to
+    the grading worker is fixed (`heap_room`): a call past it fails here, as that student's stand-in
+    error, and the worker's memory never grows with it.
     """
     import torch
 
     backward = call.grad_outputs is not None
-    if room is not None and not backward:
-        size = _output_size(function, call)
-        if size is not None and size > room:
-            return StandinAnswer(error=f"a call whose answer would hold {size} numbers, more than this check's "
-                                       "inputs could lead to (the reference's work is the grader's)")
     inputs: list[Any] = []
 
     def tensor(value: Any) -> Any:
@@ -243,7 +240,7 @@ def answer_standin(function: Any, call: StandinCall, room: int | None = None) ->
     try:
         args = [tensor(a) for a in call.args]
         kwargs = {k: tensor(v) for k, v in call.kwargs.items()}
-        with torch.enable_grad():
+        with torch.enable_grad(), heap_room(room):
             result = function(*args, **kwargs)
             outputs = list(result) if isinstance(result, (tuple, list)) else [result]
             if call.grad_outputs is None:  # forward
@@ -256,31 +253,49 @@ def answer_standin(function: Any, call: StandinCall, room: int | None = None) ->
             # same numbers as grad_outputs gives, without the symbolic-shapes module (and sympy) torch
             # imports for grad_outputs, half a second of each grading worker's time.
             grads = torch.autograd.grad(sum((o * g).sum() for o, g in pairs), inputs, allow_unused=True)
+    except MemoryError:
+        return StandinAnswer(error=OVER_ROOM)
     except Exception as error:  # the student called the stand-in with arguments the reference refuses
+        if isinstance(error, RuntimeError) and "allocate" in str(error):  # torch's allocator, past heap_room
+            return StandinAnswer(error=OVER_ROOM)
         return StandinAnswer(error=worker.clean_text(f"{type(error).__name__}: {error}", worker.MAX_MESSAGE))
     return StandinAnswer(tuple(np.zeros(i.shape) if g is None else _numbers(g) for g, i in zip(grads, inputs)),
                          single=False)
 
 
-def _output_size(function: Any, call: StandinCall) -> int | None:
-    """How many numbers `function`'s answer to `call` holds, worked out on meta tensors (None: the function
-    cannot run on them, and then only its inputs are bounded)."""
-    import torch
+OVER_ROOM = "a call whose answer needs more numbers than this check's inputs could lead to (the reference's work " \
+            "is the grader's)"
+WORKING_COPIES = 8  # float64 copies of the answer the reference's arithmetic may hold at once (and its gradient)
+HEAP_SLACK = 32 << 20  # what Python and torch may allocate around the arithmetic
 
-    def meta(value: Any) -> Any:
-        if isinstance(value, np.ndarray):
-            return torch.empty(value.shape, dtype=torch.float64, device="meta")
-        if isinstance(value, tuple):
-            return tuple(meta(v) for v in value)
-        return value
 
+@contextmanager
+def heap_room(numbers: int | None) -> Iterator[None]:
+    """While inside: this process's heap may grow by at most what `numbers` float64 answers need
+    (`WORKING_COPIES` of them, plus `HEAP_SLACK`), as RLIMIT_DATA's soft limit, put back after; a bigger
+    allocation fails (MemoryError, or torch's RuntimeError). Linux only (it reads VmData); elsewhere, and
+    with `numbers` None, nothing is bounded here."""
+    if numbers is None or not sys.platform.startswith("linux"):
+        yield
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    ceiling = _heap_in_use() + numbers * 8 * WORKING_COPIES + HEAP_SLACK
+    if soft != resource.RLIM_INFINITY:
+        ceiling = min(ceiling, soft)
+    resource.setrlimit(resource.RLIMIT_DATA, (ceiling, hard))
     try:
-        with torch.no_grad():
-            result = function(*(meta(a) for a in call.args), **{k: meta(v) for k, v in call.kwargs.items()})
-        outputs = list(result) if isinstance(result, (tuple, list)) else [result]
-        return sum(int(o.numel()) for o in outputs if isinstance(o, torch.Tensor))
-    except Exception:  # the reference reads numbers (or refuses the call): it is run for real, inputs bounded
-        return None
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_DATA, (soft, hard))
+
+
+def _heap_in_use() -> int:
+    """This process's data segment in bytes (what RLIMIT_DATA counts), from /proc/self/status."""
+    with open("/proc/self/status", "rb") as status:
+        for line in status:
+            if line.startswith(b"VmData:"):
+                return int(line.split()[1]) * 1024
+    raise OSError("no VmData in /proc/self/status")
 
 
 def _numbers(tensor: Any) -> np.ndarray:
