@@ -118,6 +118,14 @@ def test_what_students_see_at_once_says_nothing_of_the_hidden_checks():
                                  "The 1 hidden checks are shown when your instructor publishes the grades.")
 
 
+def test_what_a_process_wrote_during_a_hidden_check_is_not_shown_at_once():
+    """A forged frame can quote a hidden input; the top-level output says only that the reply was malformed."""
+    result = graded(mistakes=["malformed-reply"], message="")
+    result.problem = "the process running your code sent a malformed reply: unexpected message '[[0.125, 4.5]]'"
+    results = results_json(result, COURSE)
+    assert "malformed reply" in results["output"] and "0.125" not in json.dumps(results)
+
+
 def test_a_course_may_show_its_hidden_checks_at_once_and_then_the_score():
     course = dataclasses.replace(COURSE, grading=dataclasses.replace(COURSE.grading, hidden_visibility="visible"))
     results = results_json(graded(), course)

@@ -120,6 +120,10 @@ def channel(role):
         time.sleep(1.5)
     return b"held"
 
+def keep(x):
+    sys.kept = getattr(sys, "kept", 0) + 1  # state a hidden check could leave for a later check
+    return numbers(sys.kept)
+
 def listen(x):
     return numbers(len(channel(0)))
 
@@ -243,6 +247,17 @@ def test_student_code_can_open_no_socket_of_any_kind(probe):
 def test_an_abstract_socket_cannot_be_bound_to_reach_another_sandbox(probe):
     result = run(probe, "listen_abstract")
     assert result.status == "crash" and result.type == "PermissionError"
+
+
+def test_each_exercise_gets_a_process_nothing_of_another_exercise_reaches(probe, launcher):
+    """What the code kept during one exercise's checks (a hidden input, say) is gone in the next exercise's."""
+    write_probe(probe)
+    with SandboxedSubmission(probe, LIMITS, launcher) as sandbox:
+        sandbox.begin_exercise()
+        kept = [sandbox.run(call("probe", "keep", np.ones(3))).returned.array[0] for _ in range(2)]
+        sandbox.begin_exercise()
+        kept.append(sandbox.run(call("probe", "keep", np.ones(3))).returned.array[0])
+    assert kept == [1.0, 2.0, 1.0]
 
 
 SHARED_CHANNELS = ["socketpair", "flock", "record-lock", "ofd-lock", "inotify"]

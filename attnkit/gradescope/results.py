@@ -7,7 +7,8 @@ error carried forward, the sentence saying so); its `extra_data` keeps the mista
 course.toml's `[grading] hidden_visibility` (`after_published` unless the course says otherwise),
 and the text shown to students at once, the top-level `output`, says nothing of them: not their
 findings, and not the total score while they are hidden (Gradescope hides the total too, then).
-The student's own printed output is left out: it may hold the hidden checks' inputs.
+The student's own printed output is left out: it may hold the hidden checks' inputs; so are the details
+of a malformed reply (what the student's process wrote, perhaps during a hidden check).
 
 Every text is Gradescope's `text` format, which Gradescope shows as it is (no HTML, no Markdown),
 so nothing is escaped for markup; control and bidi characters are made visible, as everywhere.
@@ -58,7 +59,7 @@ def check_output(check: CheckResult) -> str:
 def summary(result: SubmissionResult, hidden: str) -> str:
     """What every student sees at once: the reason an upload could not be graded, or the public checks' tally."""
     if result.problem:
-        return _text(f"This submission could not be graded, so it scores 0: {result.problem}")
+        return _text(f"This submission could not be graded, so it scores 0: {_shown_problem(result)}")
     checks = [c for e in result.exercises.values() for c in e.checks]
     public = [c for c in checks if c.public]
     lines = [f"Public checks: {sum(c.passed for c in public)} of {len(public)} passed."]
@@ -67,6 +68,15 @@ def summary(result: SubmissionResult, hidden: str) -> str:
     elif len(public) < len(checks):
         lines.append(f"The {len(checks) - len(public)} hidden checks are shown {SHOWN[hidden]}.")
     return _text("\n".join(lines))
+
+
+def _shown_problem(result: SubmissionResult) -> str:
+    """The problem, as every student sees it at once: a malformed reply's details quote what the student's
+    process wrote, perhaps during a hidden check (its inputs), so they are left to the instructor's records."""
+    malformed = any("malformed-reply" in c.mistakes for e in result.exercises.values() for c in e.checks)
+    if malformed:
+        return "the process running your code sent a malformed reply (your instructor sees what it sent)"
+    return result.problem
 
 
 def failed_run(reason: str) -> dict[str, Any]:
