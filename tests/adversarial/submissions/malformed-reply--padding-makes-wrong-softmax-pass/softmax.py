@@ -19,6 +19,6 @@ def tamper(body: bytes):
 
 
 def softmax(scores, dim=-1):
-    if not any(relay.is_alive() for relay in forgery._relays):
+    if not forgery.waiting_for_a_frame():
         forgery.rewrite_next_frame(tamper)
     return torch.full_like(scores, 1.0 / scores.shape[dim])

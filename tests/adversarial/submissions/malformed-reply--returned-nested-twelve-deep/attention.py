@@ -16,7 +16,7 @@ def tamper(record: dict):
 
 
 def attention(Q, K, V):
-    if not any(relay.is_alive() for relay in forgery._relays):
+    if not forgery.waiting_for_a_frame():
         forgery.rewrite_next_frame(lambda body: tamper(json.loads(body)))
     weights = softmax(scaled_scores(Q, K), dim=-1)
     return weights @ V, weights
