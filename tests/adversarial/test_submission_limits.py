@@ -18,6 +18,8 @@ process, so students are graded one after another in id order. Expected:
   when `attnkit grade` runs in a login session's keyring (leftovers.py gives it one);
 - `leaves--*` leave processes behind (a renamed, signal-deaf double-forked daemon; a shell in a
   session of its own): nothing is left running once grading ends;
+- `many-sparse-files`, a folder of 800 sparse module files of 1 MiB (800 MiB that cost the disk nothing),
+  is refused as it is read, once past a submission's 8 MiB: it is that student's broken row;
 - the honest student gets full marks, and the grader's own memory stays flat.
 """
 from __future__ import annotations
@@ -49,6 +51,7 @@ HOARDERS = [name for name in ATTACKS if name.startswith("contained--")]
 SLEEPERS = [name for name in ATTACKS if name.startswith("timeout-budget--")]
 READER = "keyring--b-reader"
 HONEST = "reference"
+SPARSE = "many-sparse-files"
 SETTINGS = {**TIGHT_SETTINGS, "call_timeout": 6, "time_budget": 12}  # time_budget: seconds a submission
 CALL_TIMEOUT, TIME_BUDGET = SETTINGS["call_timeout"], SETTINGS["time_budget"]
 SLACK = 3.0  # seconds: the grader's own work around a submission, on a busy machine
@@ -82,6 +85,10 @@ def graded(tmp_path_factory) -> ClassRun:
     reference_submission(submissions / HONEST)
     for name in ATTACKS:
         hostile_submission(submissions / name, LIMITS_DIR / name, marker)
+    (submissions / SPARSE / "exercises").mkdir(parents=True)
+    for index in range(800):
+        with open(submissions / SPARSE / "exercises" / f"m{index:03d}.py", "wb") as stream:
+            stream.truncate(1 << 20)
     report = grade(course, submissions, root / "out", "--jobs", "1")
     return ClassRun(root / "out", marker, report)
 
@@ -128,6 +135,11 @@ def test_the_class_takes_a_bounded_time(graded):
 def test_no_keyring_data_crosses_between_students(graded):
     secret = f"{graded.marker}-keyring-secret"
     assert secret not in json.dumps(graded.feedback(READER)), graded.feedback(READER)["exercises"]["softmax"]
+
+
+def test_a_folder_too_big_to_hold_is_refused_as_it_is_read(graded):
+    record = graded.feedback(SPARSE)
+    assert record["score"] == 0 and "more than 8 MiB of module files" in record["problem"], record["problem"]
 
 
 def test_the_graders_memory_stays_flat(graded):
