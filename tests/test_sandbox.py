@@ -249,15 +249,16 @@ def test_an_abstract_socket_cannot_be_bound_to_reach_another_sandbox(probe):
     assert result.status == "crash" and result.type == "PermissionError"
 
 
-def test_each_exercise_gets_a_process_nothing_of_another_exercise_reaches(probe, launcher):
-    """What the code kept during one exercise's checks (a hidden input, say) is gone in the next exercise's."""
+def test_an_exercise_that_refuses_other_routines_gets_a_process_of_its_own(probe, launcher):
+    """What the code kept while one refusal held (the softmax exercise's hidden inputs, say) is gone once
+    another holds; exercises that refuse the same share a process."""
     write_probe(probe)
     with SandboxedSubmission(probe, LIMITS, launcher) as sandbox:
-        sandbox.begin_exercise()
-        kept = [sandbox.run(call("probe", "keep", np.ones(3))).returned.array[0] for _ in range(2)]
-        sandbox.begin_exercise()
-        kept.append(sandbox.run(call("probe", "keep", np.ones(3))).returned.array[0])
-    assert kept == [1.0, 2.0, 1.0]
+        kept = []
+        for refused in [("softmax",), ("softmax",), (), ()]:
+            sandbox.begin_exercise(refused)
+            kept.append(sandbox.run(call("probe", "keep", np.ones(3))).returned.array[0])
+    assert kept == [1.0, 2.0, 1.0, 2.0]
 
 
 SHARED_CHANNELS = ["socketpair", "flock", "record-lock", "ofd-lock", "inotify"]

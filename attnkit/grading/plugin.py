@@ -163,7 +163,7 @@ class GradingPlugin:
     def _grade(self, state: _StudentState) -> None:
         for exercise, check_functions in self._plan:
             exercise_state = _ExerciseState(self._context(state, exercise))
-            if state.sandbox is not None:  # each exercise gets a fresh process (`begin_exercise`)
+            if state.sandbox is not None:  # a fresh process where the refusals change (`begin_exercise`)
                 state.sandbox.begin_exercise(exercise_state.context.refused)
             for check_function in check_functions:
                 record = CheckRecord()
