@@ -94,7 +94,7 @@ class Gradebook:
         last written (`save` writes it in any case)."""
         if not self._folder_made:
             try:
-                self.feedback_dir.mkdir(parents=True, exist_ok=True)
+                self.feedback_dir.mkdir(mode=0o750, parents=True, exist_ok=True)
             except OSError as error:
                 raise KitError(f"{self.out}: cannot create the output folder: {error.strerror}") from None
             self._folder_made = True

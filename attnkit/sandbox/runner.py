@@ -460,7 +460,7 @@ def warn_unenforced(refusal: str | None, cgroup_refusal: str | None) -> None:
     only (to `warning_sink`: stderr, or a grading worker's channel to the process that started it)."""
     if refusal is None and cgroup_refusal is None:
         return
-    parts = [f"student code is not isolated ({refusal}): {isolation.UNENFORCED}"] if refusal else []
+    parts = [f"student code is not isolated ({refusal}): {isolation.unenforced()}"] if refusal else []
     if cgroup_refusal is None:
         parts.append("memory and processes are limited for each submission as a whole, "
                      "and nothing it starts outlives grading")
