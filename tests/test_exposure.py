@@ -1,0 +1,315 @@
+"""Where namespaces are refused (a container), grading refuses when student code could reach the course.
+
+Fast tests: what the sandbox's uid can reach is found by trying, as that uid (a readable file in a folder
+it cannot list, a folder it can only write, a folder on the way it cannot traverse), and each route's
+refusal is one line naming the path and what to do. Slow tests: hostile and honest students graded as a
+container grades them (CAP_SYS_ADMIN dropped from the bounding set, so no namespaces), through `attnkit
+grade` and Gradescope's run_autograder, on a world-readable course copy (refused: exit 2, one line) and on
+a private one (the copier scores 0 on what it copied, the honest student full marks).
+"""
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from attnkit.config import Course, load_course
+from attnkit.errors import KitError
+from attnkit.sandbox import exposure, isolation
+from kit import COURSE, REPO, reference_submission
+
+as_root = pytest.mark.skipif(os.geteuid() != 0, reason="a uid of the sandboxes' own needs root")
+REFUSAL = "namespaces refused for this test"
+MODULES = [exercise.module for exercise in COURSE.exercises]
+
+
+@pytest.fixture
+def open_place() -> Iterator[Path]:
+    """A folder every uid can traverse (pytest's own are private to this user), removed afterwards."""
+    folder = Path(tempfile.mkdtemp(prefix="attnkit-exposure-", dir="/tmp"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def course_copy(target: Path, token: str = "") -> Course:
+    """The course's hidden parts and course.toml in `target`, readable by all as a clone with umask 022 is."""
+    for part in ("solutions", "exercises", "graders"):
+        shutil.copytree(REPO / part, target / part, ignore=shutil.ignore_patterns("__pycache__"))
+    (target / "course.toml").write_text((REPO / "course.toml").read_text() + f"# {token}\n")
+    subprocess.run(["chmod", "-R", "u=rwX,go=rX", str(target)], check=True)
+    return load_course(target / "course.toml")
+
+
+def make_private(folder: Path) -> None:
+    subprocess.run(["chmod", "-R", "o-rwx", str(folder)], check=True)
+
+
+@pytest.fixture
+def namespaces_refused(monkeypatch):
+    monkeypatch.setattr(isolation, "probe", lambda: REFUSAL)
+
+
+# --- what the sandbox's uid reaches, found by trying --------------------------------------------
+
+
+@as_root
+def test_a_world_readable_course_is_reached_by_the_sandboxes_uid(open_place):
+    course = course_copy(open_place / "course")
+    found = exposure.first_exposure(exposure.course_secrets(course), exposure.PROBE_UID)
+    assert found == exposure.Exposure(course.file, "read")
+
+
+@as_root
+def test_a_private_course_is_not(open_place):
+    course = course_copy(open_place / "course")
+    make_private(course.root)
+    assert exposure.first_exposure(exposure.course_secrets(course), exposure.PROBE_UID) is None
+
+
+@as_root
+def test_a_folder_on_the_way_it_cannot_traverse_hides_a_readable_course(open_place):
+    course = course_copy(open_place / "closed" / "course")
+    (open_place / "closed").chmod(0o700)
+    assert exposure.first_exposure(exposure.course_secrets(course), exposure.PROBE_UID) is None
+
+
+@as_root
+def test_a_readable_reference_in_a_folder_it_cannot_list_is_found(open_place):
+    """The exercises' module names are public: a file is opened by name, listing or not."""
+    course = course_copy(open_place / "course")
+    course.file.chmod(0o600)
+    course.graders_dir.chmod(0o700)
+    course.solutions_dir.chmod(0o711)
+    found = exposure.first_exposure(exposure.course_secrets(course), exposure.PROBE_UID)
+    assert found is not None and found.how == "read" and found.path.parent == course.solutions_dir
+
+
+@as_root
+def test_an_output_folder_it_can_write_but_not_list_is_found(open_place):
+    out = open_place / "out"
+    out.mkdir()
+    out.chmod(0o733)
+    assert exposure.first_exposure([out], exposure.PROBE_UID) == exposure.Exposure(out, "written to")
+
+
+def test_as_this_user_the_course_is_always_reached(open_place):
+    course = course_copy(open_place / "course")
+    make_private(course.root)
+    assert exposure.first_exposure(exposure.course_secrets(course), None) == exposure.Exposure(course.file, "read")
+
+
+# --- each route's refusal -------------------------------------------------------------------------
+
+
+@as_root
+def test_grading_is_refused_in_one_line_naming_the_path_and_what_to_do(open_place, namespaces_refused):
+    course = course_copy(open_place / "course")
+    with pytest.raises(KitError) as refused:
+        exposure.refuse_if_exposed(course, [], unisolated=False, accept="pass --unisolated")
+    message = str(refused.value)
+    assert "\n" not in message and REFUSAL in message and str(course.file) in message
+    assert f"chmod -R o-rwx {course.root}" in message and "--unisolated" in message
+
+
+@as_root
+def test_an_exposed_output_folder_is_named_as_the_folder_to_make_private(open_place, namespaces_refused):
+    course = course_copy(open_place / "course")
+    make_private(course.root)
+    out = open_place / "out"
+    out.mkdir(mode=0o755)
+    with pytest.raises(KitError, match=f"chmod -R o-rwx {out}"):
+        exposure.refuse_if_exposed(course, [out], unisolated=False, accept="pass --unisolated")
+
+
+def test_accepting_the_risk_grades_and_returns_what_is_exposed(open_place, namespaces_refused):
+    course = course_copy(open_place / "course")
+    found = exposure.refuse_if_exposed(course, [], unisolated=True, accept="pass --unisolated")
+    assert found is not None and str(found.path) in exposure.unisolated_warning(found)
+
+
+@as_root
+def test_a_private_course_is_graded(open_place, namespaces_refused):
+    course = course_copy(open_place / "course")
+    make_private(course.root)
+    assert exposure.refuse_if_exposed(course, [], unisolated=False, accept="pass --unisolated") is None
+
+
+def test_where_namespaces_are_allowed_nothing_is_asked(open_place, monkeypatch):
+    monkeypatch.setattr(isolation, "probe", lambda: None)
+    course = course_copy(open_place / "course")
+    assert exposure.refuse_if_exposed(course, [], unisolated=False, accept="pass --unisolated") is None
+
+
+def test_nbgraders_unconfined_kernel_runs_as_this_user_so_even_a_private_course_is_refused(
+        open_place, namespaces_refused):
+    from attnkit.nbgrader.autograde import KitExecute
+
+    course = course_copy(open_place / "course")
+    make_private(course.root)
+    with pytest.raises(KitError, match="c.KitExecute.unisolated = True"):
+        KitExecute(course=str(course.file)).preprocess({"cells": []}, {})
+
+
+def test_check_says_once_that_it_does_not_refuse(namespaces_refused):
+    from attnkit.cli import unchecked_exposure_note
+
+    note = unchecked_exposure_note()
+    assert "\n" not in note and REFUSAL in note and "your own work" in note
+
+
+def test_check_says_nothing_where_namespaces_are_allowed(monkeypatch):
+    from attnkit.cli import unchecked_exposure_note
+
+    monkeypatch.setattr(isolation, "probe", lambda: None)
+    assert unchecked_exposure_note() == ""
+
+
+def test_the_output_folder_is_made_private_to_this_user_and_group(tmp_path):
+    from attnkit.class_grading import make_output_folder
+
+    make_output_folder(tmp_path / "out")
+    assert (tmp_path / "out").stat().st_mode & 0o777 == 0o750
+
+
+# --- as a container grades: CAP_SYS_ADMIN dropped, hostile and honest students --------------------
+
+SETPRIV = shutil.which("setpriv") or "/usr/bin/setpriv"
+
+
+def in_a_container(test):
+    """Slow, and only as root where setpriv is (util-linux)."""
+    for mark in (pytest.mark.slow, as_root,
+                 pytest.mark.skipif(not os.path.exists(SETPRIV), reason="setpriv (util-linux) is not here")):
+        test = mark(test)
+    return test
+
+
+FINDER = '''"""Walks the file system at import time for the course (its course.toml holds {token!r})."""
+import os
+
+SKIP = {{"proc", "sys", "dev", "usr", "lib", "lib64", "bin", "sbin", "etc", "var", "site-packages", ".git"}}
+
+
+def _find():
+    for top, folders, files in os.walk("/"):
+        folders[:] = [f for f in folders if f not in SKIP]
+        if "course.toml" in files:
+            try:
+                with open(os.path.join(top, "course.toml")) as toml:
+                    if {token!r} in toml.read():
+                        return os.path.join(top, "solutions")
+            except OSError:
+                pass
+    return None
+
+
+SOLUTIONS = _find()
+'''
+
+COPIER = '''"""Runs the reference's {module} here, once the walk found the course."""
+import os
+
+from exercises import SOLUTIONS
+
+if SOLUTIONS:
+    path = os.path.join(SOLUTIONS, "{module}.py")
+    with open(path) as source:
+        exec(compile(source.read(), path, "exec"), globals())
+'''
+
+
+def copier_submission(target: Path, token: str) -> Path:
+    """A student who wrote nothing, and finds the course and executes the reference of every exercise."""
+    package = target / "exercises"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(FINDER.format(token=token))
+    for module in MODULES:
+        (package / f"{module}.py").write_text(COPIER.format(module=module))
+    return target
+
+
+def as_a_container(command: list[str], **options) -> subprocess.CompletedProcess:
+    """`command` as in a default container: CAP_SYS_ADMIN is not in the bounding set, so no namespaces."""
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    return subprocess.run([SETPRIV, "--bounding-set", "-sys_admin", *command], capture_output=True, text=True,
+                          timeout=300, env={**env, **options.pop("env", {})}, **options)
+
+
+@pytest.fixture
+def container_class(open_place) -> tuple[Course, Path]:
+    """A course copy, readable by all, and a class of an honest student and a copier who knows the course."""
+    token = f"course-{secrets.token_hex(6)}"
+    course = course_copy(open_place / "course", token)
+    reference_submission(open_place / "class" / "honest")
+    copier_submission(open_place / "class" / "copier", token)
+    return course, open_place / "class"
+
+
+@in_a_container
+def test_grade_in_a_container_refuses_a_world_readable_course_in_one_line(container_class):
+    course, students = container_class
+    done = as_a_container(["attnkit", "grade", str(students), "--out", str(students.parent / "out")],
+                          cwd=course.root)
+    assert done.returncode == 2, done.stderr
+    [line] = done.stderr.splitlines()
+    assert line.startswith("attnkit: error: ") and f"chmod -R o-rwx {course.root}" in line
+    assert not (students.parent / "out" / "grades.csv").exists()
+
+
+@in_a_container
+def test_grade_in_a_container_on_a_private_course_gives_the_copier_nothing(container_class):
+    course, students = container_class
+    make_private(course.root)
+    out = students.parent / "out"
+    done = as_a_container(["attnkit", "grade", str(students), "--out", str(out), "--jobs", "2"], cwd=course.root)
+    assert done.returncode == 0, done.stderr
+    assert "not isolated" in done.stderr and "a uid of its own" in done.stderr  # really the fallback
+    totals = {row.split(",")[0]: row.split(",")[-2] for row in (out / "grades.csv").read_text().splitlines()[1:]}
+    assert totals == {"honest": f"{COURSE.max_total:g}", "copier": "0"}
+    assert out.stat().st_mode & 0o777 == 0o750
+
+
+def gradescope_root(place: Path, course: Course, submission: Path) -> Path:
+    """An AUTOGRADER_ROOT as Gradescope lays it out, with `course` (moved there: no other copy for the
+    copier to find) as its course and `submission` uploaded."""
+    root = place / "autograder"
+    (root / "source").mkdir(parents=True)
+    shutil.move(course.root, root / "source" / "course")
+    shutil.copy(REPO / "attnkit" / "gradescope" / "scripts" / "run_autograder", root / "run_autograder")
+    shutil.copytree(submission, root / "submission")
+    return root
+
+
+def run_autograder(root: Path) -> tuple[subprocess.CompletedProcess, dict]:
+    done = as_a_container(["bash", str(root / "run_autograder")], cwd=root, env={"AUTOGRADER_ROOT": str(root)})
+    return done, json.loads((root / "results" / "results.json").read_text())
+
+
+@in_a_container
+def test_run_autograder_in_a_container_refuses_a_world_readable_course(container_class):
+    course, students = container_class
+    done, results = run_autograder(gradescope_root(students.parent, course, students / "copier"))
+    assert done.returncode == 2, done.stdout + done.stderr
+    [line] = [text for text in done.stdout.splitlines() if text.startswith("attnkit: error: ")]
+    assert "chmod -R o-rwx" in line and "--unisolated" in line
+    assert results["score"] == 0 and results["tests"] == []
+
+
+@in_a_container
+@pytest.mark.parametrize("student", ["honest", "copier"])
+def test_run_autograder_in_a_container_on_a_private_course(container_class, student):
+    course, students = container_class
+    root = gradescope_root(students.parent, course, students / student)
+    make_private(root / "source")
+    done, results = run_autograder(root)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert results["score"] == (COURSE.max_total if student == "honest" else 0), results
