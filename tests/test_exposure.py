@@ -9,6 +9,7 @@ a private one (the copier scores 0 on what it copied, the honest student full ma
 """
 from __future__ import annotations
 
+import csv
 import json
 import os
 import secrets
@@ -24,7 +25,7 @@ import pytest
 from attnkit.config import Course, load_course
 from attnkit.errors import KitError
 from attnkit.sandbox import exposure, isolation
-from kit import COURSE, REPO, reference_submission
+from kit import COURSE, REPO, overlay_submission, reference_submission
 
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="a uid of the sandboxes' own needs root")
 REFUSAL = "namespaces refused for this test"
@@ -244,6 +245,23 @@ def as_a_container(command: list[str], **options) -> subprocess.CompletedProcess
                           timeout=300, env={**env, **options.pop("env", {})}, **options)
 
 
+# The kit's first hostile class, as graded in a container too: those that reach for the course, the
+# grader, its output, other sandboxes or the network. Not the memory bomb and the flood of output (the
+# limits are the same rlimits with or without namespaces, tested in test_sandbox.py), to keep this
+# short; nor the one that walks the file system for any solutions/softmax.py: on a machine holding this
+# repository it finds the repository's own copy, which no check of the graded course can hide (the
+# copier looks for the graded course itself).
+LEFT_OUT = {"crash--walks-filesystem-for-solutions", "crash--memory-bomb", "crash--prints-gigabytes"}
+HOSTILE = sorted(p for p in (REPO / "tests" / "adversarial" / "submissions").glob("crash--*")
+                 if p.name not in LEFT_OUT)
+
+
+def attacked(overlay: Path) -> list[str]:
+    """The exercises whose modules a hostile overlay replaces: each must score 0."""
+    modules = {p.stem for p in overlay.glob("*.py")}
+    return [exercise.id for exercise in COURSE.exercises if exercise.module in modules]
+
+
 @pytest.fixture
 def container_class(open_place) -> tuple[Course, Path]:
     """A course copy, readable by all, and a class of an honest student and a copier who knows the course."""
@@ -252,6 +270,10 @@ def container_class(open_place) -> tuple[Course, Path]:
     reference_submission(open_place / "class" / "honest")
     copier_submission(open_place / "class" / "copier", token)
     return course, open_place / "class"
+
+
+def digest(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 @in_a_container
@@ -267,15 +289,22 @@ def test_grade_in_a_container_refuses_a_world_readable_course_in_one_line(contai
 
 @in_a_container
 def test_grade_in_a_container_on_a_private_course_gives_the_copier_nothing(container_class):
+    """And the kit's first hostile class: each attack scores 0 on what it attacked, and the course is intact."""
     course, students = container_class
+    for overlay in HOSTILE:
+        overlay_submission(students / overlay.name, overlay)
     make_private(course.root)
+    before = digest(course.root)
     out = students.parent / "out"
     done = as_a_container(["attnkit", "grade", str(students), "--out", str(out), "--jobs", "2"], cwd=course.root)
     assert done.returncode == 0, done.stderr
     assert "not isolated" in done.stderr and "a uid of its own" in done.stderr  # really the fallback
-    totals = {row.split(",")[0]: row.split(",")[-2] for row in (out / "grades.csv").read_text().splitlines()[1:]}
-    assert totals == {"honest": f"{COURSE.max_total:g}", "copier": "0"}
-    assert out.stat().st_mode & 0o777 == 0o750
+    with open(out / "grades.csv", newline="") as grades:
+        rows = {row["student"]: row for row in csv.DictReader(grades)}
+    assert float(rows["honest"]["total"]) == COURSE.max_total and float(rows["copier"]["total"]) == 0
+    scored = {overlay.name: {e: float(rows[overlay.name][e]) for e in attacked(overlay)} for overlay in HOSTILE}
+    assert scored == {overlay.name: dict.fromkeys(attacked(overlay), 0.0) for overlay in HOSTILE}
+    assert digest(course.root) == before and out.stat().st_mode & 0o777 == 0o750
 
 
 def gradescope_root(place: Path, course: Course, submission: Path) -> Path:
