@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -51,9 +52,9 @@ def first_exposure(paths: Sequence[Path], uid: int | None) -> Exposure | None:
     """The first file or folder in `paths` (each with everything under it) that a process running as `uid`
     can read, list or write; None when it reaches none. `uid` None: as this user, in this process.
 
-    As root the test runs in a child that takes `uid` with no groups; a child that cannot take it (a
-    container that refuses setuid) reports the first path reachable as root, which is what student code
-    would then run as."""
+    As root the test runs in a child that drops to `uid` as the fallback's sandbox does
+    (`isolation.drop_privileges`); a child that cannot (a container that refuses setuid or seccomp)
+    reports the first path as reachable as root, which is what student code would then run as."""
     targets = list(_everything_under(paths))
     if uid is None or not targets:
         return _first_reachable(targets)
@@ -63,7 +64,7 @@ def first_exposure(paths: Sequence[Path], uid: int | None) -> Exposure | None:
         try:
             os.close(read_end)
             try:
-                _become(uid)
+                isolation.drop_privileges(uid)  # as the fallback's sandbox does: where this fails, so does it
                 found = _first_reachable(targets)
             except OSError:
                 found = Exposure(targets[0][0], "read as root (no uid of its own could be taken)")
@@ -89,12 +90,6 @@ def _everything_under(paths: Sequence[Path]) -> Iterator[tuple[Path, bool]]:
                 yield from ((Path(top) / name, False) for name in folders if (Path(top) / name).is_symlink())
         elif path.exists():
             yield path, False
-
-
-def _become(uid: int) -> None:
-    os.setgroups([])
-    os.setresgid(uid, uid, uid)
-    os.setresuid(uid, uid, uid)
 
 
 def _first_reachable(targets: list[tuple[Path, bool]]) -> Exposure | None:
@@ -123,8 +118,9 @@ def _reach(path: Path, is_folder: bool) -> str:
 
 
 def student_uid() -> int | None:
-    """The uid student code runs as where namespaces are refused: one of its own as root, else this user's (None)."""
-    return PROBE_UID if os.geteuid() == 0 else None
+    """The uid student code runs as where namespaces are refused: one of its own as root on Linux (the warm
+    fork's fallback), else this user's (None; macOS's fresh process keeps it)."""
+    return PROBE_UID if os.geteuid() == 0 and sys.platform.startswith("linux") else None
 
 
 def refuse_if_exposed(course: Course, outputs: Sequence[Path], *, unisolated: bool, accept: str,
@@ -136,10 +132,11 @@ def refuse_if_exposed(course: Course, outputs: Sequence[Path], *, unisolated: bo
     refusal = isolation.probe()
     if refusal is None:
         return None
-    found = first_exposure([*course_secrets(course), *outputs], None if as_this_user else student_uid())
+    uid = None if as_this_user else student_uid()
+    found = first_exposure([*course_secrets(course), *outputs], uid)
     if found is None or unisolated:
         return found
-    if as_this_user or os.geteuid() != 0:
+    if uid is None:
         whom, fix = "as this user", "grade as root where namespaces are allowed"
     else:
         where = next((str(p) for p in outputs if found.path == p or p in found.path.parents), str(course.root))
