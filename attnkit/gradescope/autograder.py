@@ -18,12 +18,11 @@ import traceback
 from pathlib import Path
 
 from attnkit.config import COURSE_FILE, PACKAGE, Course, load_course
-from attnkit.errors import KitError
 from attnkit.gradebook import broken_result, write_atomically
 from attnkit.gradescope.results import failed_run, results_json
 from attnkit.grading.results import SubmissionResult
 from attnkit.redaction import SCRATCH_PREFIX, PathScrubber
-from attnkit.sandbox.exposure import UNISOLATED_FLAG, refuse_if_exposed, unisolated_warning
+from attnkit.sandbox.exposure import UNISOLATED_FLAG, CourseExposed, refuse_if_exposed, unisolated_warning
 from attnkit.submissions import ZIP_SUFFIX, is_module_file, prepare
 
 ROOT_VARIABLE = "AUTOGRADER_ROOT"
@@ -51,7 +50,7 @@ def main() -> None:
         result = grade_upload(course, root / "submission", root)
         record = results_json(result, course)
         print(f"{result.score:g} / {result.max_score:g}" + (f": {result.problem}" if result.problem else ""))
-    except KitError as error:  # the course is exposed: no grade, the instructor is told why, and exit 2
+    except CourseExposed as error:  # the course is exposed: no grade, the instructor is told why, and exit 2
         print(f"attnkit: error: {error}")
         write_atomically(root / "results" / "results.json",
                          json.dumps(failed_run(PathScrubber([root]).text(str(error))), indent=2) + "\n")

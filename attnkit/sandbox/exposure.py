@@ -32,6 +32,10 @@ PROBE_UID = isolation.UID_BASE  # the sandboxes' uids are UID_BASE + a pid: this
 UNISOLATED_FLAG = "--unisolated"
 
 
+class CourseExposed(KitError):
+    """Grading refused: student code could reach the course (one line: the path, and what to do)."""
+
+
 @dataclass(frozen=True)
 class Exposure:
     """One thing student code could reach, and how."""
@@ -125,7 +129,7 @@ def student_uid() -> int | None:
 
 def refuse_if_exposed(course: Course, outputs: Sequence[Path], *, unisolated: bool, accept: str,
                       as_this_user: bool = False) -> Exposure | None:
-    """Before any student code runs: where namespaces are refused, raise KitError (one line: the path, and
+    """Before any student code runs: where namespaces are refused, raise CourseExposed (one line: the path, and
     what to do) if student code could reach the course or `outputs`. `accept` names how the instructor
     accepts the risk on this route; with `unisolated` the exposure found is returned instead, for a warning.
     `as_this_user`: student code runs as this user on this route (nbgrader's unconfined kernel)."""
@@ -142,7 +146,7 @@ def refuse_if_exposed(course: Course, outputs: Sequence[Path], *, unisolated: bo
         where = next((str(p) for p in outputs if found.path == p or p in found.path.parents), str(course.root))
         whom = "as a uid of its own"
         fix = f"make it private (chmod -R o-rwx {where}), grade where namespaces are allowed"
-    raise KitError(f"student code would run without namespaces here ({refusal}) and, {whom}, {found}: "
+    raise CourseExposed(f"student code would run without namespaces here ({refusal}) and, {whom}, {found}: "
                    f"{fix}, or {accept} to accept the risk")
 
 
