@@ -87,7 +87,8 @@ def unenforced() -> str:
     held = "per-process limits, the time budget and no sockets (seccomp), but no network or other namespace"
     if os.geteuid() == 0:
         return (f"it runs as a uid of its own, with {held}: it can read every world-readable file "
-                "(grading refuses when the course is one, unless the risk is accepted) and see every process")
+                "(grading refuses when the course is one, unless the risk is accepted), write where anyone may "
+                "(/tmp, which a later submission can read) and see every process")
     return (f"it runs as this user, with {held}: it can read and write what this user can "
             "(solutions/ and graders/ included) and signal this user's processes")
 
