@@ -77,6 +77,18 @@ def test_a_private_course_is_not(open_place):
 
 
 @as_root
+def test_the_course_repositorys_history_counts_as_the_course(open_place):
+    """Private folders do not hide a reference that git still holds, readable by all."""
+    course = course_copy(open_place / "course")
+    make_private(course.root)
+    course.root.chmod(0o755)
+    (course.root / ".git" / "objects").mkdir(parents=True, mode=0o755)
+    (course.root / ".git").chmod(0o755)
+    found = exposure.first_exposure(exposure.course_secrets(course), exposure.PROBE_UID)
+    assert found == exposure.Exposure(course.root / ".git", "listed")
+
+
+@as_root
 def test_a_folder_on_the_way_it_cannot_traverse_hides_a_readable_course(open_place):
     course = course_copy(open_place / "closed" / "course")
     (open_place / "closed").chmod(0o700)

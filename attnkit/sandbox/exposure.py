@@ -48,8 +48,9 @@ class Exposure:
 
 
 def course_secrets(course: Course) -> list[Path]:
-    """What of a course student code must not reach: the reference, the graders, the mistakes, course.toml."""
-    return [course.file, course.solutions_dir, course.graders_dir, course.mistakes_dir]
+    """What of a course student code must not reach: the reference, the graders, the mistakes, course.toml,
+    and the course repository's git history (which holds them all, however private the folders are now)."""
+    return [course.file, course.solutions_dir, course.graders_dir, course.mistakes_dir, course.root / ".git"]
 
 
 def first_exposure(paths: Sequence[Path], uid: int | None) -> Exposure | None:
