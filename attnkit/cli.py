@@ -20,7 +20,7 @@ import click
 
 from attnkit.class_grading import ClassRun, GradingInterrupted, Listener
 from attnkit.class_report import REPORT_HTML, REPORT_JSON, write_report
-from attnkit.config import course_here
+from attnkit.config import Course, course_here, find_course_file, load_course
 from attnkit.errors import KitError
 from attnkit.escaping import terminal, terminal_line
 from attnkit.gradescope.cli import gradescope
@@ -93,10 +93,10 @@ def check(exercise_ids: tuple[str, ...], as_json: bool) -> None:
     from attnkit.self_check import check_folder
 
     prewarm()  # the sandbox's torch import overlaps reading the course and collecting the checks
-    note = unchecked_exposure_note()
+    run = check_folder(Path.cwd(), exercise_ids)
+    note = unchecked_exposure_note(load_course(find_course_file(Path.cwd())))
     if note:
         click.echo(note, err=True)
-    run = check_folder(Path.cwd(), exercise_ids)
     if as_json:
         click.echo(json.dumps(run.to_json(), indent=2))
     else:
@@ -104,12 +104,13 @@ def check(exercise_ids: tuple[str, ...], as_json: bool) -> None:
     sys.exit(1 if run.failed else 0)
 
 
-def unchecked_exposure_note() -> str:
+def unchecked_exposure_note(course: Course) -> str:
     """Where namespaces are refused, the one line `check` says instead of refusing as `grade` would: a
-    student checking their own work has nothing to hide from their own code ("" where they are allowed)."""
+    student checking their own work has nothing to hide from their own code. Said only where there is
+    something `grade` would hide (a course with its reference: not a handout's, on a student's laptop)."""
     from attnkit.sandbox import isolation
 
-    refusal = isolation.probe()
+    refusal = isolation.probe() if course.solutions_dir.is_dir() else None
     if refusal is None:
         return ""
     return (f"attnkit: note: your code runs without namespaces here ({refusal}); that is fine for checking "

@@ -175,7 +175,7 @@ def test_nbgraders_unconfined_kernel_runs_as_this_user_so_even_a_private_course_
 def test_check_says_once_that_it_does_not_refuse(namespaces_refused):
     from attnkit.cli import unchecked_exposure_note
 
-    note = unchecked_exposure_note()
+    note = unchecked_exposure_note(COURSE)
     assert "\n" not in note and REFUSAL in note and "your own work" in note
 
 
@@ -183,7 +183,15 @@ def test_check_says_nothing_where_namespaces_are_allowed(monkeypatch):
     from attnkit.cli import unchecked_exposure_note
 
     monkeypatch.setattr(isolation, "probe", lambda: None)
-    assert unchecked_exposure_note() == ""
+    assert unchecked_exposure_note(COURSE) == ""
+
+
+def test_check_says_nothing_in_a_handout_which_has_nothing_to_hide(open_place, namespaces_refused):
+    from attnkit.cli import unchecked_exposure_note
+
+    course = course_copy(open_place / "handout")
+    shutil.rmtree(course.solutions_dir)
+    assert unchecked_exposure_note(course) == ""
 
 
 def test_the_output_folder_is_made_private_to_this_user_and_group(tmp_path):
