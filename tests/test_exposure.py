@@ -56,7 +56,9 @@ def make_private(folder: Path) -> None:
 
 @pytest.fixture
 def namespaces_refused(monkeypatch):
+    """Namespaces refused, and the kit installed with no course beside it (not from this repository)."""
     monkeypatch.setattr(isolation, "probe", lambda: REFUSAL)
+    monkeypatch.setattr(exposure, "kit_checkout_secrets", lambda: (None, []))
 
 
 # --- what the sandbox's uid reaches, found by trying --------------------------------------------
@@ -141,6 +143,24 @@ def test_an_exposed_output_folder_is_named_as_the_folder_to_make_private(open_pl
     out.mkdir(mode=0o755)
     with pytest.raises(KitError, match=f"chmod -R o-rwx {out}"):
         exposure.refuse_if_exposed(course, [out], unisolated=False, accept="pass --unisolated")
+
+
+@as_root
+def test_a_readable_course_beside_the_kits_own_code_is_refused_too(open_place, namespaces_refused, monkeypatch):
+    """A kit run from a course repository's checkout: student code finds that course through attnkit.__file__."""
+    graded = course_copy(open_place / "graded")
+    make_private(graded.root)
+    checkout = course_copy(open_place / "checkout")
+    monkeypatch.setattr(exposure, "kit_checkout_secrets", lambda: (checkout.root, exposure.course_secrets(checkout)))
+    expected = f"{checkout.file} can be read: make it private \\(chmod -R o-rwx {checkout.root}"
+    with pytest.raises(KitError, match=expected):
+        exposure.refuse_if_exposed(graded, [], unisolated=False, accept="pass --unisolated")
+
+
+@pytest.mark.skipif(not Path(exposure.__file__).resolve().is_relative_to(REPO), reason="the kit is not run from here")
+def test_this_repository_is_a_course_beside_the_kit_when_installed_from_it():
+    root, secrets_beside = exposure.kit_checkout_secrets()
+    assert root == REPO and REPO / "solutions" in secrets_beside and REPO / "course.toml" in secrets_beside
 
 
 def test_accepting_the_risk_grades_and_returns_what_is_exposed(open_place, namespaces_refused):
@@ -258,11 +278,20 @@ def copier_submission(target: Path, token: str) -> Path:
     return target
 
 
+# This repository is a course, and the kit runs from it (an editable install): a container's kit, installed
+# from a wheel, has no course beside it. So the container is started in a mount namespace where this
+# repository's course is hidden (empty folders, course.toml /dev/null), its code left as it is.
+HIDE_THE_REPOSITORYS_COURSE = (
+    'for part in "$0"/solutions "$0"/graders; do mount -t tmpfs -o ro,size=1m none "$part"; done; '
+    'mount --bind /dev/null "$0"/course.toml; exec "$@"')
+
+
 def as_a_container(command: list[str], **options) -> subprocess.CompletedProcess:
     """`command` as in a default container: CAP_SYS_ADMIN is not in the bounding set, so no namespaces."""
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
-    return subprocess.run([SETPRIV, "--bounding-set", "-sys_admin", *command], capture_output=True, text=True,
-                          timeout=300, env={**env, **options.pop("env", {})}, **options)
+    hide = ["unshare", "--mount", "--propagation", "private", "sh", "-c", HIDE_THE_REPOSITORYS_COURSE, str(REPO)]
+    return subprocess.run([*hide, SETPRIV, "--bounding-set", "-sys_admin", *command], capture_output=True,
+                          text=True, timeout=300, env={**env, **options.pop("env", {})}, **options)
 
 
 # The kit's first hostile class, as graded in a container too: those that reach for the course, the

@@ -6,10 +6,12 @@ as this user (not root): it can read every file that uid can, and a course clone
 umask (022) is world-readable. So each route that grades asks `refuse_if_exposed` first. The answer
 is decided by trying, not by reading permission bits: a child process takes a uid of the sandboxes'
 range (every one of them is "other" to every course file, as the real sandbox's uid is) and tries to
-read every file and list or write every folder of `solutions/`, `graders/`, `course.toml` and the
-output folder. A folder on the way that it cannot traverse stops it, as it would stop the sandbox;
-ACLs and security modules are obeyed as they would be for the sandbox. Not root, the sandbox runs as
-this user, who can read the course by definition.
+read every file and list or write every folder of `solutions/`, `graders/`, `course.toml`, the course
+repository's `.git` and the output folder, and the same of the course beside the kit's own code when the
+kit runs from a checkout of a course repository (student code finds it through `attnkit.__file__`).
+A folder on the way that it cannot traverse stops it, as it would stop the sandbox; ACLs and security
+modules are obeyed as they would be for the sandbox. Not root, the sandbox runs as this user, who can
+read the course by definition.
 
 If anything is reachable the route refuses with one line naming the path and what to do, unless the
 instructor accepted the risk (`--unisolated`, `c.KitExecute.unisolated`, `ATTNKIT_UNISOLATED=1`).
@@ -51,6 +53,22 @@ def course_secrets(course: Course) -> list[Path]:
     """What of a course student code must not reach: the reference, the graders, the mistakes, course.toml,
     and the course repository's git history (which holds them all, however private the folders are now)."""
     return [course.file, course.solutions_dir, course.graders_dir, course.mistakes_dir, course.root / ".git"]
+
+
+def kit_checkout_secrets() -> tuple[Path | None, list[Path]]:
+    """The course beside the kit's own code, when the kit runs from a checkout of a course repository (an
+    editable install, as in this repository and its CI): student code finds it through `attnkit.__file__`
+    whichever course is graded. Its root and what of it must be out of reach ((None, []) when no course)."""
+    import attnkit
+    from attnkit.config import COURSE_FILE, load_course
+
+    root = Path(attnkit.__file__).resolve().parents[1]
+    if not (root / COURSE_FILE).is_file():
+        return None, []
+    try:
+        return root, course_secrets(load_course(root / COURSE_FILE))
+    except KitError:  # a course.toml the kit cannot read: all of the checkout, then
+        return root, [root]
 
 
 def first_exposure(paths: Sequence[Path], uid: int | None) -> Exposure | None:
@@ -138,13 +156,15 @@ def refuse_if_exposed(course: Course, outputs: Sequence[Path], *, unisolated: bo
     if refusal is None:
         return None
     uid = None if as_this_user else student_uid()
-    found = first_exposure([*course_secrets(course), *outputs], uid)
+    checkout, beside_the_kit = kit_checkout_secrets()
+    found = first_exposure([*course_secrets(course), *outputs, *beside_the_kit], uid)
     if found is None or unisolated:
         return found
     if uid is None:
         whom, fix = "as this user", "grade as root where namespaces are allowed"
     else:
-        where = next((str(p) for p in outputs if found.path == p or p in found.path.parents), str(course.root))
+        roots = [*outputs, course.root, *([checkout] if checkout else [])]
+        where = next(str(p) for p in roots if found.path == p or p in found.path.parents)
         whom = "as a uid of its own"
         fix = f"make it private (chmod -R o-rwx {where}), grade where namespaces are allowed"
     raise CourseExposed(f"student code would run without namespaces here ({refusal}) and, {whom}, {found}: "
