@@ -164,11 +164,11 @@ def refuse_if_exposed(course: Course, outputs: Sequence[Path], *, unisolated: bo
         whom, fix = "as this user", "grade as root where namespaces are allowed"
     else:
         roots = [*outputs, course.root, *([checkout] if checkout else [])]
-        where = next(str(p) for p in roots if found.path == p or p in found.path.parents)
+        where = next((str(p) for p in roots if found.path == p or p in found.path.parents), str(found.path))
         whom = "as a uid of its own"
         fix = f"make it private (chmod -R o-rwx {where}), grade where namespaces are allowed"
     raise CourseExposed(f"student code would run without namespaces here ({refusal}) and, {whom}, {found}: "
-                   f"{fix}, or {accept} to accept the risk")
+                        f"{fix}, or {accept} to accept the risk")
 
 
 def unisolated_warning(found: Exposure) -> str:
