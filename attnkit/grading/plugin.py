@@ -28,10 +28,12 @@ import pytest
 
 from attnkit.config import PACKAGE, Check, Course, Exercise, exercise_of_grader
 from attnkit.errors import KitError
-from attnkit.grading.attempt import Attempt, CheckFailed, CheckRecord, ExerciseContext
+from attnkit.grading.attempt import Attempt, CheckFailed
 from attnkit.grading.catalogue import Catalogue
+from attnkit.grading.context import ExerciseContext
 from attnkit.grading.diagnosis import Finding, resolve
 from attnkit.grading.feedback import check_feedback
+from attnkit.grading.memory import CheckRecord, StudentMemory
 from attnkit.grading.oracle import Oracle
 from attnkit.grading.results import CheckResult, ExerciseResult, SubmissionResult
 from attnkit.grading.source_rules import forbidden_uses
@@ -75,8 +77,7 @@ class _ExerciseState:
 class _StudentState:
     submission: Submission
     sandbox: Any = None
-    found: dict[str, list[str]] = field(default_factory=dict)
-    carried: dict[str, list[str]] = field(default_factory=dict)
+    memory: StudentMemory = field(default_factory=StudentMemory)
     results: dict[str, ExerciseResult] = field(default_factory=dict)
 
 
@@ -160,6 +161,7 @@ class GradingPlugin:
     def _grade(self, state: _StudentState) -> None:
         for exercise, check_functions in self._plan:
             exercise_state = _ExerciseState(self._context(state, exercise))
+            state.memory.start_exercise()
             for check_function in check_functions:
                 record = CheckRecord()
                 exercise_state.checks.append((check_function.check, check_function.name, record))
@@ -196,7 +198,7 @@ class GradingPlugin:
         standins = tuple(Standin(d.module, f) for d in dependencies for f in d.functions)
         return ExerciseContext(exercise, self.course, self.catalogue, standins,
                                {d.module: d.id for d in dependencies}, self.course.grading.carry_forward,
-                               self._forbidden(state, exercise), state.found, state.carried)
+                               tuple(self._forbidden(state, exercise)))
 
     def _forbidden(self, state: _StudentState, exercise: Exercise) -> list[str]:
         """Uses of the names the exercise's mistakes forbid, read from the submitted source here."""
@@ -216,7 +218,7 @@ class GradingPlugin:
         if name == "attempt":
             if state.sandbox is None:
                 state.sandbox = self.open_sandbox(state.submission.root)
-            return Attempt(state.sandbox, self.oracle, exercise_state.context, record)
+            return Attempt(state.sandbox, self.oracle, exercise_state.context, record, state.memory)
         if name == "rng":
             return self._rng(state, exercise, check)
         if name == "settings":  # the exercise's own settings (declared by its grader, set in course.toml)
@@ -245,8 +247,7 @@ class GradingPlugin:
         result = ExerciseResult(exercise.id, sum(c.points for c, _, _ in exercise_state.checks))
         for check, name, record in exercise_state.checks:
             result.checks.append(self._check_result(exercise, check, name, record))
-        state.found[exercise.id] = result.mistakes
-        state.carried[exercise.id] = result.carried_from
+        state.memory.settle(exercise.id, result.mistakes, result.carried_from)
         return result
 
     def _check_result(self, exercise: Exercise, check: Check, name: str, record: CheckRecord) -> CheckResult:
