@@ -343,8 +343,17 @@ def _check_names(source: bytes) -> tuple[tuple[str, str], ...]:
         tree = ast.parse(source.decode("utf-8"))
     except (SyntaxError, UnicodeDecodeError, ValueError):
         return ()
-    return tuple((node.name, (ast.get_docstring(node) or node.name).splitlines()[0])
+    return tuple((node.name, check_name(ast.get_docstring(node), node.name))
                  for node in tree.body if isinstance(node, ast.FunctionDef))
+
+
+def check_name(docstring: str | None, test: str) -> str:
+    """The name students see for a check: the first line of its test function's docstring, else the test's name.
+
+    The one rule: the plugin names the checks it runs by it, and zero results (a broken submission, a
+    malformed reply) name theirs by it too, read from the grader's source."""
+    lines = (docstring or "").strip().splitlines()
+    return lines[0].strip() if lines else test
 
 
 def _exercise_settings(reader: _Reader, table: dict[str, Any], where: str, grader: Path) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from attnkit.config import PACKAGE, Check, Course, Exercise, exercise_of_grader
+from attnkit.config import PACKAGE, Check, Course, Exercise, check_name, exercise_of_grader
 from attnkit.errors import KitError
 from attnkit.grading.attempt import Attempt, CheckFailed
 from attnkit.grading.catalogue import Catalogue
@@ -35,7 +35,7 @@ from attnkit.grading.diagnosis import Finding, resolve
 from attnkit.grading.feedback import check_feedback
 from attnkit.grading.memory import CheckRecord, StudentMemory
 from attnkit.grading.oracle import Oracle
-from attnkit.grading.results import CheckResult, ExerciseResult, SubmissionResult
+from attnkit.grading.results import CheckResult, ExerciseResult, SubmissionResult, zero_results
 from attnkit.grading.source_rules import forbidden_uses
 from attnkit.sandbox.protocol import Standin
 
@@ -64,7 +64,7 @@ class _CheckFunction:
     @property
     def name(self) -> str:
         """The name students see: the first line of the function's docstring."""
-        return (self.function.__doc__ or self.check.test).strip().splitlines()[0]
+        return check_name(inspect.getdoc(self.function), self.check.test)
 
 
 @dataclass
@@ -268,8 +268,8 @@ class GradingPlugin:
             state.sandbox = None
         results = state.results
         if problem:  # a forged or broken reply: nothing this submission's process said can be trusted
-            results = zero_results(self.course, {e: [c.test for c in cs] for e, cs in self.checks.items()},
-                                   problem, "malformed-reply")
+            results = zero_results(self.course, problem, mistake="malformed-reply",
+                                   tests={e: [c.test for c in cs] for e, cs in self.checks.items()})
         self.on_result(SubmissionResult(state.submission.student, results, problem=problem, output=output,
                                         fingerprint=state.submission.fingerprint))
 
@@ -284,17 +284,3 @@ def _read_only(value: Any) -> Any:
         value = value.copy()
         value.flags.writeable = False
     return value
-
-
-def zero_results(course: Course, tests: dict[str, list[str]], problem: str,
-                 mistake: str | None = None) -> dict[str, ExerciseResult]:
-    """Zeros on the given checks of every exercise, each saying why."""
-    exercises = {}
-    for exercise in course.exercises:
-        if exercise.id not in tests:
-            continue
-        checks = [CheckResult(c.test, c.test, c.public, passed=False, points=0.0, max_points=c.points,
-                              mistakes=[mistake] if mistake else [], message=problem)
-                  for c in exercise.checks if c.test in tests[exercise.id]]
-        exercises[exercise.id] = ExerciseResult(exercise.id, sum(c.max_points for c in checks), checks)
-    return exercises
