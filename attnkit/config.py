@@ -2,9 +2,9 @@
 
 `load_course` refuses a malformed, misspelt or inconsistent registry with a one-line reason that
 names the file and the key, before any grading starts. The engine's own settings have a fixed,
-documented schema (`Settings`); an exercise's settings are declared by its grader
-(`SETTINGS = {...}` at the top of `graders/test_<id>.py`, name: default) and checked against that
-declaration, so a second course brings its own settings with no engine change.
+documented schema (`attnkit.settings`: each setting's default and description); an exercise's settings
+are declared by its grader (`SETTINGS = {...}` at the top of `graders/test_<id>.py`, name: default)
+and checked against that declaration, so a second course brings its own settings with no engine change.
 """
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from attnkit.errors import KitError
+from attnkit.settings import Grading, Settings
 
 COURSE_FILE = "course.toml"
 PACKAGE = "exercises"  # the package every handout and submission holds
@@ -37,30 +38,6 @@ def exercise_of_grader(path: str | Path) -> str:
 
 class ConfigError(KitError):
     """course.toml is missing, malformed or inconsistent."""
-
-
-@dataclass(frozen=True)
-class Settings:
-    """The engine's settings (`[settings]` in course.toml); every one optional."""
-
-    rtol: float = 1e-3               # relative tolerance when answers are compared
-    atol: float = 1e-5               # absolute tolerance when answers are compared
-    call_timeout: float = 10.0       # seconds one call into student code may take
-    time_budget: float = 60.0        # seconds all of one submission's calls may take together
-    memory_limit_mb: int = 2048      # memory of one submission, all its processes together
-    output_limit_kb: int = 64        # what a submission may print, kept for its feedback
-
-
-VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")  # Gradescope's
-
-
-@dataclass(frozen=True)
-class Grading:
-    """Grading policy (`[grading]` in course.toml)."""
-
-    carry_forward: bool = True       # error carried forward (CONTRACT.md section 3)
-    # when Gradescope shows students the hidden checks' names and diagnoses (its own words for it)
-    hidden_visibility: str = field(default="after_published", metadata={"choices": VISIBILITIES})
 
 
 @dataclass(frozen=True)
