@@ -17,6 +17,7 @@ from _pytest.outcomes import Failed  # pytest.fail.Exception, by a name mypy can
 
 from attnkit.grading.context import ExerciseContext
 from attnkit.grading.diagnosis import Finding, reference_values
+from attnkit.grading.engine_ids import GENERIC_IDS
 from attnkit.grading.memory import CheckRecord, StudentMemory
 from attnkit.grading.oracle import NotRecorded, Oracle
 from attnkit.grading.probe import Probe, default_names, numbers_key, sliced
@@ -32,8 +33,6 @@ from attnkit.sandbox.protocol import (
     Request,
     Value,
 )
-
-GENERIC_IDS = frozenset({"wrong-values", "wrong-shape", "not-finite", "hard-coded", "crash"})
 
 
 class CheckFailed(Failed):

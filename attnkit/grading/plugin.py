@@ -32,6 +32,7 @@ from attnkit.grading.attempt import Attempt, CheckFailed
 from attnkit.grading.catalogue import Catalogue
 from attnkit.grading.context import ExerciseContext
 from attnkit.grading.diagnosis import Finding, resolve
+from attnkit.grading.engine_ids import HARD_CODED, MALFORMED_REPLY
 from attnkit.grading.feedback import check_feedback
 from attnkit.grading.memory import CheckRecord, StudentMemory
 from attnkit.grading.oracle import Oracle
@@ -40,7 +41,7 @@ from attnkit.grading.source_rules import forbidden_uses
 from attnkit.sandbox.protocol import Standin
 
 FIXTURES = ("attempt", "rng", "settings", "data")  # what a check may ask for (docs/writing-an-exercise.md)
-WHOLE_CODE_MISTAKES = {"hard-coded"}  # a property of all the code: named only where it explains every wrong number
+WHOLE_CODE_MISTAKES = {HARD_CODED}  # a property of all the code: named only where it explains every wrong number
 
 
 @dataclass
@@ -189,7 +190,7 @@ class GradingPlugin:
             raise
         except BaseException as error:  # a bug in the grader: the run goes on, and fails at its end
             problem = f"{type(error).__name__}: {error}"
-            record.findings.append(Finding.named("malformed-reply", detail=f"the grader could not read this "
+            record.findings.append(Finding.named(MALFORMED_REPLY, detail=f"the grader could not read this "
                                                                            f"answer ({problem[:200]})"))
             self.internal_errors.append(f"{check_function.nodeid} ({state.submission.student}): {problem}")
 
@@ -268,7 +269,7 @@ class GradingPlugin:
             state.sandbox = None
         results = state.results
         if problem:  # a forged or broken reply: nothing this submission's process said can be trusted
-            results = zero_results(self.course, problem, mistake="malformed-reply",
+            results = zero_results(self.course, problem, mistake=MALFORMED_REPLY,
                                    tests={e: [c.test for c in cs] for e, cs in self.checks.items()})
         self.on_result(SubmissionResult(state.submission.student, results, problem=problem, output=output,
                                         fingerprint=state.submission.fingerprint))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from attnkit.errors import KitError
 from attnkit.grading.diagnosis import Finding, layout, observe, reference_values
+from attnkit.grading.engine_ids import MUTATES_INPUT, WRONG_TYPE, WRONG_VALUES
 from attnkit.grading.memory import Carried
 from attnkit.grading.probe import default_names, returned
 from attnkit.grading.steps.case import Case, problem, status_finding
@@ -54,7 +55,7 @@ def _carry(case: Case) -> bool:
     else:
         for cause in causes:
             case.add(Finding.named(
-                *(cause.mistakes or ("wrong-values",)),
+                *(cause.mistakes or (WRONG_VALUES,)),
                 detail=f"{context.exercise.id} is right on its own and fails only because your "
                        f"{cause.exercise} does{': ' + cause.detail if cause.detail else ''}"))
     return True
@@ -96,12 +97,12 @@ def _dependency_cause(case: Case, standin: Standin, standin_call: StandinCall) -
         return Carried(exercise, known or (student.status,), status_finding(context, student).detail)
     values = layout(returned(student), returned(reference), names)
     if isinstance(values, str):
-        return Carried(exercise, known or ("wrong-type",), values)
+        return Carried(exercise, known or (WRONG_TYPE,), values)
     expected = reference_values(returned(reference))
     found = case.explanations(question, values, 1)
     if len(found) == 1:  # one mistake, on the question the dependency was asked; its own checks say the rest
         return Carried(exercise, found[0], "")
-    if wrong == "mutates-input":
-        return Carried(exercise, ("mutates-input",), "it changes its input in place")
+    if wrong == MUTATES_INPUT:
+        return Carried(exercise, (MUTATES_INPUT,), "it changes its input in place")
     generic = observe(values, expected, names, context.rtol, context.atol)[0]
     return Carried(exercise, known or (generic,), "")

@@ -8,6 +8,7 @@ import numpy as np
 
 from attnkit.grading.context import ExerciseContext
 from attnkit.grading.diagnosis import Finding, changed_inputs, explanations, layout, observe, reference_values, same
+from attnkit.grading.engine_ids import CRASH, MUTATES_INPUT, NOT_IMPLEMENTED, WRONG_TYPE
 from attnkit.grading.memory import CheckRecord, StudentMemory
 from attnkit.grading.probe import Probe, returned
 from attnkit.sandbox.protocol import Answer, CallRequest, Failure, Reply, Request
@@ -61,23 +62,23 @@ def problem(context: ExerciseContext, request: Request, student: Reply, referenc
         return student.status
     values = layout(student.returned, returned(reference), names) if student.returned else "no answer"
     if isinstance(values, str):
-        return "wrong-type"
+        return WRONG_TYPE
     if not same(values, reference_values(returned(reference)), context.rtol, context.atol):
         return "values"
     if isinstance(request, CallRequest) and changed_inputs(request.args, student.inputs_after, request.dtype):
-        return "mutates-input"
+        return MUTATES_INPUT
     return None
 
 
 def status_finding(context: ExerciseContext, failure: Failure) -> Finding:
     """not-implemented, crash, timeout, exited or malformed-reply, with what happened and where."""
     if failure.type == "ModuleNotFoundError" and failure.message.endswith(f".{context.function}'"):
-        return Finding.named("not-implemented", detail=f"there is no exercises/{context.function}.py")
-    if failure.status == "crash":
+        return Finding.named(NOT_IMPLEMENTED, detail=f"there is no exercises/{context.function}.py")
+    if failure.status == CRASH:
         detail = f"{failure.type}: {failure.message}" if failure.type != "SyntaxError" else \
             f"SyntaxError: {failure.message}"
         detail += f" ({failure.where})" if failure.where else ""
-    elif failure.status == "not-implemented":
+    elif failure.status == NOT_IMPLEMENTED:
         detail = f"still raises NotImplementedError ({failure.where})" if failure.where else \
             "still raises NotImplementedError"
     else:

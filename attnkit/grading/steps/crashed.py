@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from attnkit.grading.diagnosis import Finding
+from attnkit.grading.engine_ids import CRASH
 from attnkit.grading.steps.batch_only import batch_only
 from attnkit.grading.steps.case import Case, status_finding
 from attnkit.sandbox.protocol import Failure
@@ -21,9 +22,9 @@ def crashed(case: Case) -> bool:
 def _crash_finding(case: Case, failure: Failure) -> Finding:
     """A crash, or the mistake (proven by numbers in another check) whose code cannot run on this input."""
     finding = status_finding(case.context, failure)
-    if finding.mistakes != ("crash",) or failure.type in NOT_COMPILED:  # a catalogued mistake is code that runs
+    if finding.mistakes != (CRASH,) or failure.type in NOT_COMPILED:  # a catalogued mistake is code that runs
         return finding
     crashing = case.probe.oracle.crashing(case.request)
     if not crashing:
         return finding
-    return Finding([(m,) for m in crashing], detail=finding.detail, fallback="crash", proven_only=True)
+    return Finding([(m,) for m in crashing], detail=finding.detail, fallback=CRASH, proven_only=True)

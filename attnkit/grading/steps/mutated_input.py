@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from attnkit.grading.diagnosis import Finding, changed_inputs
+from attnkit.grading.engine_ids import MUTATES_INPUT
 from attnkit.grading.steps.case import Case
 from attnkit.sandbox.protocol import Answer, CallRequest
 
@@ -12,6 +13,6 @@ def mutated_input(case: Case) -> bool:
         changed = changed_inputs(request.args, student.inputs_after, request.dtype)
         if changed:
             which = " and ".join(f"argument {i}" for i in changed)
-            case.add(Finding.named("mutates-input",
+            case.add(Finding.named(MUTATES_INPUT,
                                    detail=f"{which} came back changed: your code changed its input in place"))
     return False
