@@ -29,6 +29,7 @@ from attnkit.grading.steps.mutated_input import mutated_input
 from attnkit.grading.steps.overflow_only import overflow_only
 from attnkit.grading.steps.right_answer import right_answer
 from attnkit.grading.steps.right_numbers import right_numbers
+from attnkit.grading.steps.transposed import transposed
 from attnkit.grading.steps.wrong_type import wrong_type
 
 Step = Callable[[Case], bool]
@@ -47,6 +48,7 @@ STEPS: tuple[Step, ...] = (
     mistake_models,                # one catalogued mistake, else two
     numbers_wrong_only_on_batches,  # right on one grid, wrong with batch dimensions
     hard_coded,                    # the right answer to other inputs
+    transposed,                    # the right numbers with the last two axes swapped
     generic,                       # what was seen, under a generic id (always settles)
 )
 
