@@ -36,7 +36,7 @@ ZIP_SUFFIX = ".zip"
 MAX_FILES = 200
 MAX_FILE_BYTES = 1 << 20          # one source file
 MAX_TOTAL_BYTES = 8 << 20          # everything unpacked from one zip
-_BROWSER_COPY = re.compile(r"^(.+?)\s\(\d{1,4}\)$")  # `alice (1)`, as CONTRACT.md writes it
+_BROWSER_COPY = re.compile(r"^(.+?)\s\(\d{1,4}\)$")  # `alice (1)`, as docs/contract.md writes it
 
 
 class PackageReader(Protocol):

@@ -89,3 +89,17 @@ def test_the_sandbox_limits_default_to_the_settings_defaults():
     limits, settings = Limits(), Settings()
     assert (limits.call_timeout, limits.memory_mb, limits.output_kb, limits.time_budget) == \
            (settings.call_timeout, settings.memory_limit_mb, settings.output_limit_kb, settings.time_budget)
+
+
+@pytest.mark.parametrize("table", [Settings, Grading])
+def test_docs_contract_lists_every_engine_setting_with_its_default(table):
+    rows = {}
+    for line in (REPO / "docs" / "contract.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 3 and cells[0].startswith("`"):
+            rows[cells[0].strip("`")] = cells[1]
+    for spec in fields(table):
+        written = rows[spec.name]
+        default = spec.default
+        assert (written == str(default).lower() if isinstance(default, bool) else
+                float(written) == default if isinstance(default, (int, float)) else written == default), spec.name

@@ -1,6 +1,6 @@
 """What grading produces: one typed record a check, an exercise and a student, and their one JSON form.
 
-`SubmissionResult.to_json` writes the contract's feedback record (CONTRACT.md section 4) and
+`SubmissionResult.to_json` writes the contract's feedback record (docs/contract.md section 4) and
 `SubmissionResult.from_json` reads it back, validating every field: the parallel runner, the
 gradebook, the class report and the Gradescope export all go through these two functions, so a
 record has one shape wherever it travels. Scores are derived from the checks, never stored twice.
