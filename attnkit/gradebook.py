@@ -131,7 +131,7 @@ class Gradebook:
             return False
 
     def grades_csv(self) -> str:
-        """`student,<exercise id>...,total,max_total`, one row a student, sorted by student.
+        """`student,<exercise id>...,total,max_total`, one row per student, sorted by student.
 
         Each student's row is rendered once and kept (`_rows`): the file is written after every
         student, and rendering every row every time would cost a class of n students n² rows."""

@@ -1,4 +1,4 @@
-"""The sandbox, one promise a test: what student code can and cannot do, and how it ends.
+"""The sandbox, one promise per test: what student code can and cannot do, and how it ends.
 
 Each test runs one small function of a probe package in a real sandbox and reads back plain numbers
 or a status. The isolation tests need Linux namespaces as root and are skipped, with the reason, where

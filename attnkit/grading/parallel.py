@@ -10,7 +10,7 @@ one slow batch from holding up the end). Everything imported before grading
 is frozen out of the garbage collector's reach: torch's object graph is large,
 and scanning it made every collection (pytest forces several a session) cost
 more than grading a student. Batches go out and results come back
-as JSON lines, one a student as soon as that student is done, so nothing a
+as JSON lines, one per student as soon as that student is done, so nothing a
 student made is ever unpickled here: the calling process only reads plain
 records and hands each to `on_result`.
 """

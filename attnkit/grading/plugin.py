@@ -7,7 +7,7 @@ contiguous stretch and an exercise's dependencies are graded before it), each ch
 its fixtures. Once an exercise's checks are all done their findings are settled together
 (`diagnosis.resolve`), and each student's result goes to a callback as soon as that student is done.
 
-Why not one pytest item a check and a student: pytest's per-item machinery (fixture resolution,
+Why not one pytest item per check and student: pytest's per-item machinery (fixture resolution,
 setup and teardown, three reports and their hooks) cost a grading run more than a student's
 sandbox does; a check needs none of it, only its fixtures. A grader is still a pytest module,
 collected, imported and refused by pytest as any test file is.
@@ -88,7 +88,7 @@ class GradingPlugin:
     def __init__(self, course: Course, catalogue: Catalogue, oracle: Oracle, submissions: list[Submission],
                  checks: dict[str, list[Check]], open_sandbox: Callable[[Path], Any],
                  on_result: Callable[[SubmissionResult], None], run_salt: str | None = None):
-        """`run_salt` seeds the hidden checks' inputs: one a grading run, shared by its workers (fresh if None)."""
+        """`run_salt` seeds the hidden checks' inputs: one per grading run, shared by its workers (fresh if None)."""
         self.course = course
         self.catalogue = catalogue
         self.oracle = oracle

@@ -31,7 +31,7 @@ Elsewhere (not Linux, not root, namespaces refused: a container) kernels would
 run unconfined, as this user, with that same clean environment: a cell could
 read and write whatever this user can, the course and `submitted/` included.
 So there `KitExecute` refuses to grade (one line: why, and what to do) unless
-`c.KitExecute.unisolated = True` accepts the risk; then one warning a run says
+`c.KitExecute.unisolated = True` accepts the risk; then one warning per run says
 so, and the verdicts still come from the notebook as handed over.
 """
 from __future__ import annotations
