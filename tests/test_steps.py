@@ -188,7 +188,7 @@ def test_a_probe_without_stand_ins_asks_the_sandbox_as_it_is():
     request = call("softmax", "softmax", X, -1)
     probe.ask(request)
     assert not probe.standins_possible() and probe.ask_aside(request) is None
-    assert asked[0][1] is None and asked[0][0].record == context.forbids_names  # softmax forbids builtins
+    assert asked[0][1] is None and "softmax" in asked[0][0].record  # softmax forbids the library's
 
 
 def test_an_exercise_settled_is_what_later_exercises_read():
@@ -197,3 +197,17 @@ def test_an_exercise_settled_is_what_later_exercises_read():
     memory.settle("attention", [], ["softmax"])
     assert memory.found == {"softmax": ["softmax-wrong-dim"], "attention": []}
     assert memory.carried["attention"] == ["softmax"]
+
+
+def test_the_sandbox_watches_the_calls_the_catalogue_forbids_and_no_list_of_its_own():
+    from attnkit.sandbox.worker import CallRecorder
+
+    softmax_context = ExerciseContext(COURSE.exercise("softmax"), COURSE, CATALOGUE, (), {}, True, ())
+    forbidden = [n for m in CATALOGUE.for_exercise("softmax") for n in m.forbid]
+    assert set(softmax_context.recorded) == {n.casefold().replace("_", "") for n in forbidden}
+    recorder = CallRecorder(softmax_context.recorded)
+    assert all(recorder.watches(name) for name in ("softmax", "_softmax", "log_softmax", "softmin",
+                                                   "scaled_dot_product_attention"))
+    assert not recorder.watches("matmul") and not recorder.watches("exp")
+    attention = ExerciseContext(COURSE.exercise("attention"), COURSE, CATALOGUE, (), {}, True, ())
+    assert attention.recorded == () and not attention.forbids_names  # attention may use any of them

@@ -6,6 +6,7 @@ from functools import cached_property
 
 from attnkit.config import Course, Exercise
 from attnkit.grading.catalogue import Catalogue
+from attnkit.grading.source_rules import ForbiddenNames
 from attnkit.sandbox.protocol import Standin
 
 
@@ -22,9 +23,15 @@ class ExerciseContext:
     forbidden: tuple[str, ...]            # uses of forbidden names found in the submitted source
 
     @cached_property
+    def recorded(self) -> tuple[str, ...]:
+        """The names this exercise's mistakes forbid (softmax-builtin), folded as they are matched: the sandbox
+        notes the torch functions it sees called that hold one, so the list is the course's, not the engine's."""
+        names = ForbiddenNames([n for m in self.catalogue.for_exercise(self.exercise.id) for n in m.forbid])
+        return tuple(sorted(names.keys))
+
+    @property
     def forbids_names(self) -> bool:
-        """A mistake of this exercise forbids names (softmax-builtin): the sandbox then records the calls it sees."""
-        return any(m.forbid for m in self.catalogue.for_exercise(self.exercise.id))
+        return bool(self.recorded)
 
     @property
     def rtol(self) -> float:

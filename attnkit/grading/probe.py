@@ -89,9 +89,9 @@ class Probe:
         return self.sandbox.run(self._recorded(_with_standins(request, self.context.standins)), answer)
 
     def _recorded(self, request: Request) -> Request:
-        """Where the exercise forbids names, the sandbox also notes the softmax-like calls it sees."""
+        """Where the exercise forbids names, the sandbox also notes the calls of them it sees."""
         if self.context.forbids_names and not isinstance(request, ConstantsRequest):
-            return replace(request, record=True)
+            return replace(request, record=self.context.recorded)
         return request
 
 
