@@ -46,3 +46,9 @@ def test_the_guide_documents_exactly_the_grader_api():
 
 def test_the_api_exports_what_it_declares():
     assert all(hasattr(api, name) for name in api.__all__)
+
+
+def test_the_guide_documents_every_public_method_of_the_attempt():
+    guide = (REPO / "docs" / "writing-an-exercise.md").read_text()
+    public = [name for name in vars(api.Attempt) if not name.startswith("_")]
+    assert [name for name in public if f"`{name}" not in guide] == []

@@ -106,6 +106,11 @@ class Attempt:
             return False
         return problem(self.context, request, reply, reference, default_names(reference)) is None
 
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """What the check has found so far (read only: `report`, `fail` and `explain` change it)."""
+        return tuple(self.record.findings)
+
     def unexplained(self) -> Finding | None:
         """The check's finding that names only a generic mistake or a crash (what no model explained), if any."""
         return next((f for f in self.record.findings
