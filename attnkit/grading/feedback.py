@@ -6,8 +6,8 @@ the check's input without ever showing a hidden input or the solution.
 from __future__ import annotations
 
 from attnkit.config import Course, Exercise
-from attnkit.grading.attempt import Carried, CheckRecord
 from attnkit.grading.catalogue import Catalogue
+from attnkit.grading.memory import Carried, CheckRecord
 
 
 def check_feedback(record: CheckRecord, exercise: Exercise, course: Course, catalogue: Catalogue) -> tuple[str, str]:

@@ -14,7 +14,7 @@ Two families are graded here beside the first attacks:
   a malformed reply, the exercise names `malformed-reply`; no other student is touched, the run exits
   0, and no file the kit writes is larger than 1 MB or unreadable.
 - `softmax-builtin--*`: the softmax exercise computes softmax with a library routine through some
-  other door (CONTRACT.md section 2): it must fail naming `softmax-builtin`, and no other exercise is
+  other door (docs/contract.md section 2): it must fail naming `softmax-builtin`, and no other exercise is
   blamed for it. The softmax exercise's sandbox refuses those routines at torch's dispatcher
   (`attnkit.sandbox.refusals`), so a call fails however it was reached, and the grader reads that
   from what came back; the submitted source is read for the feedback's words and for library code no
