@@ -1,9 +1,11 @@
 """Forbidden library routines found in a submission's source, read in the grader, never in the sandbox.
 
-A rule such as "write softmax yourself, do not call the library's" cannot be judged from what the
-student's process reports: that process can forge any record. The submitted source can not be
-forged after the fact, so the trusted grader reads it here with `ast` (nothing is imported or run)
-and reports each `Use` that breaks the rule, in plain words for the feedback.
+Such a rule ("write softmax yourself, do not call the library's") is decided at torch's dispatcher:
+the exercise's sandbox refuses the routines (`attnkit.sandbox.refusals`), however the code reaches
+them. The source is read here too, with `ast` in the trusted grader (nothing is imported or run), for
+the feedback's words (where the call is) and for library code no refused kernel sees (scipy's
+softmax): each `Use` it names decides the rule; an opaque one (code it cannot follow) only gives the
+words once the sandbox saw a refused routine reached.
 
 The caller names the forbidden routines (the mistake catalogue's list); this module knows no exercise
 and no forbidden function of its own. A name matches when, ignoring case and underscores, it contains
