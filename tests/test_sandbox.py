@@ -249,11 +249,11 @@ def test_an_abstract_socket_cannot_be_bound_to_reach_another_sandbox(probe):
     assert result.status == "crash" and result.type == "PermissionError"
 
 
-def test_an_exercise_that_refuses_other_routines_gets_a_process_of_its_own(probe, launcher):
+def test_an_exercise_that_refuses_other_routines_gets_a_process_of_its_own(probe):
     """What the code kept while one refusal held (the softmax exercise's hidden inputs, say) is gone once
     another holds; exercises that refuse the same share a process."""
     write_probe(probe)
-    with SandboxedSubmission(probe, LIMITS, launcher) as sandbox:
+    with SandboxedSubmission(probe, LIMITS) as sandbox:
         kept = []
         for refused in [("softmax",), ("softmax",), (), ()]:
             sandbox.begin_exercise(refused)
