@@ -200,6 +200,18 @@ def test_where_nothing_is_refused_every_route_answers(allowing, route):
     assert _right(reply) and reply.calls == (), reply
 
 
+@pytest.mark.parametrize("route", ["plain", "on_a_thread", "swallowed", "attention_kernel"])
+def test_an_exercise_that_may_use_them_is_asked_again_where_nothing_is_refused(probe, route):
+    """After the softmax exercise its process refuses them; attention may use them: a call that reaches one
+    there is asked again in a fresh process that refuses nothing (most code never reaches one: no fork)."""
+    with SandboxedSubmission(probe, LIMITS) as sandbox:
+        sandbox.begin_exercise(FORBID)
+        assert _right(sandbox.run(call("probe", "by_hand", SCORES)))
+        sandbox.begin_exercise(())
+        reply = sandbox.run(call("probe", route, SCORES))
+    assert _right(reply) and reply.calls == (), reply
+
+
 @pytest.mark.parametrize("route", HONEST)
 @pytest.mark.parametrize("sandbox", ["refusing", "allowing"])
 def test_an_honest_softmax_is_never_refused(request, sandbox, route):

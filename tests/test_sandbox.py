@@ -249,16 +249,16 @@ def test_an_abstract_socket_cannot_be_bound_to_reach_another_sandbox(probe):
     assert result.status == "crash" and result.type == "PermissionError"
 
 
-def test_an_exercise_that_refuses_other_routines_gets_a_process_of_its_own(probe):
-    """What the code kept while one refusal held (the softmax exercise's hidden inputs, say) is gone once
-    another holds; exercises that refuse the same share a process."""
+def test_an_exercise_that_refuses_what_its_process_does_not_gets_a_fresh_one(probe):
+    """A refusal is installed before any of the student's code runs, so it needs a process of its own; an
+    exercise that refuses nothing keeps the process it finds (what the code kept there is still there)."""
     write_probe(probe)
     with SandboxedSubmission(probe, LIMITS) as sandbox:
         kept = []
-        for refused in [("softmax",), ("softmax",), (), ()]:
+        for refused in [(), ("softmax",), ("softmax",), ()]:
             sandbox.begin_exercise(refused)
             kept.append(sandbox.run(call("probe", "keep", np.ones(3))).returned.array[0])
-    assert kept == [1.0, 2.0, 1.0, 2.0]
+    assert kept == [1.0, 1.0, 2.0, 3.0]
 
 
 SHARED_CHANNELS = ["socketpair", "flock", "record-lock", "ofd-lock", "inotify"]

@@ -29,7 +29,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from attnkit.sandbox import isolation, protocol
+from attnkit.sandbox import isolation, protocol, refusals
 from attnkit.sandbox.protocol import Failure, Standin, StandinAnswer, StandinCall
 from attnkit.settings import Settings
 
@@ -84,6 +84,7 @@ class SandboxedSubmission:
         self.malformed = ""  # why this submission's replies cannot be trusted, once one broke the protocol
         self._budget = TimeBudget(limits.time_budget)
         self._constants: dict[tuple[str, tuple[str, ...]], protocol.Reply] = {}  # read by this process
+        self._exercise_refuses = bool(limits.refused)  # the current exercise's own refusals (`begin_exercise`)
 
     def __enter__(self) -> SandboxedSubmission:
         return self
@@ -115,7 +116,12 @@ class SandboxedSubmission:
                     return reply
                 self._constants[key] = reply
             return self._constants[key]
-        return self._run(request, on_standin)
+        reply = self._run(request, on_standin)
+        if self.limits.refused and not self._exercise_refuses and _reached_refused(reply):
+            self.close(wait=False)  # this exercise may use what the process refuses: ask one that refuses nothing
+            self.limits = replace(self.limits, refused=())
+            reply = self._run(request, on_standin)
+        return reply
 
     def _run(self, request: protocol.Request, on_standin: StandinHandler | None) -> protocol.Reply:
         module = request.module
@@ -154,12 +160,18 @@ class SandboxedSubmission:
 
     def begin_exercise(self, refused: tuple[str, ...] = ()) -> None:
         """The next requests are one exercise's, whose sandbox refuses the library routines `refused` names
-        (`refusals.install`, before any of the student's code runs there). Where that differs from the
-        running process's, the exercise gets a fresh process: a refusal cannot be installed after the
-        student's code has run (it could have disarmed it), nor lifted (the student's code could lift it
-        too). Exercises that refuse the same share one process, as before: a fresh fork costs about
-        15 ms, and one an exercise would double a class's grading time."""
-        if refused != self.limits.refused:
+        (`refusals.install`, before any of the student's code runs there).
+
+        A refusal cannot be installed after the student's code has run (it could have disarmed it), nor
+        lifted (the student's code could lift it too), so an exercise that refuses what the running
+        process does not gets a fresh one. An exercise that refuses nothing keeps the process it finds,
+        refusing or not: most code never reaches a refused routine outside the softmax exercise, and a
+        fresh fork costs about 15 ms (one an exercise would double a class's grading time). Where its
+        code does reach one (attention may use the library's softmax), `run` asks again in a fresh
+        process that refuses nothing.
+        """
+        self._exercise_refuses = bool(refused)
+        if refused and refused != self.limits.refused:
             self.close(wait=False)
             self.limits = replace(self.limits, refused=refused)
 
@@ -266,6 +278,13 @@ class SandboxedSubmission:
                     f"may use {self.limits.memory_mb} MB")
         return ("the process running your code ended before answering "
                 "(os._exit, a fatal signal such as a segfault, or a resource limit)")
+
+
+def _reached_refused(reply: protocol.Reply) -> bool:
+    """Whether the code reached a routine its process refuses (the call failed on it, or says it reached it)."""
+    if isinstance(reply, Failure):
+        return refusals.is_refusal(reply.message)
+    return bool(reply.calls)
 
 
 def _write_some(fd: int, data: bytearray) -> int:
