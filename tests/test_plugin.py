@@ -69,3 +69,19 @@ def test_each_check_draws_public_inputs_alike_and_hidden_ones_per_run(reference)
         draws = [p._rng(None, exercise, check).random() for p in plugins]  # type: ignore[arg-type]
         assert draws[0] == draws[1]
         assert (draws[0] == draws[2]) == check.public
+
+
+def test_public_checks_run_before_hidden_ones_whatever_order_the_course_lists(reference, tmp_path):
+    """Nothing the student's process keeps from a hidden check (its inputs are secret) can reach a public
+    check of the same exercise, whose feedback students see at once."""
+    course_dir = shutil.copytree(CAUSAL.root, tmp_path / "course")
+    toml = course_dir / "course.toml"
+    text = toml.read_text()
+    public = '  { test = "test_lesson_scores", points = 1, public = true },\n'
+    toml.write_text(text.replace(public, "", 1).replace(
+        '  { test = "test_batched_float64", points = 1, public = false },\n]',
+        '  { test = "test_batched_float64", points = 1, public = false },\n' + public + "]", 1))
+    course = load_course(toml)
+    assert [c.public for c in course.exercises[0].checks] == [False, False, True]  # hidden listed first
+    [result] = run_checks(course, [Submission("student", reference)], open_sandbox=InProcessSandbox)
+    assert [c.public for c in result.exercises[course.exercises[0].id].checks] == [True, False, False]
