@@ -14,7 +14,7 @@ from typing import Any
 
 from attnkit.config import PACKAGE, find_course_file, load_course
 from attnkit.errors import KitError
-from attnkit.grading.results import SubmissionResult
+from attnkit.grading.results import ResultError, SubmissionResult
 from attnkit.redaction import PathScrubber
 from attnkit.submissions import prepare
 
@@ -40,6 +40,15 @@ class SelfCheck:
         record = self.result.to_json()
         return {"exercises": record["exercises"], "passed": self.total - self.failed, "failed": self.failed,
                 "output": record["output"], "note": NOTE}
+
+    @classmethod
+    def from_json(cls, record: Any) -> SelfCheck:
+        """What `check --json` printed, read back (the notebook's self-check), or ResultError naming the field."""
+        if not isinstance(record, dict):
+            raise ResultError("attnkit check --json: not a JSON object")
+        fields = {"exercises": record.get("exercises"), "output": record.get("output")}
+        return cls(SubmissionResult.from_json({"student": "you", "problem": "", "fingerprint": "", **fields},
+                                              "attnkit check --json"))
 
 
 def check_folder(folder: Path, exercise_ids: Sequence[str] = ()) -> SelfCheck:
