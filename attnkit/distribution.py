@@ -25,15 +25,23 @@ DISTRIBUTION = "attnkit"
 WHEEL_TAG = "py3-none-any"
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # the same bytes from the same files: a handout does not change by being rebuilt
 LEFT_OUT = ("__pycache__",)
+GRADERS_ONLY = ("sandbox/warmup.py",)  # the warm parent's package: a batched attention and a projection layer
 
 
-def build_wheel(folder: Path) -> Path:
-    """Write the running kit's wheel into `folder`; its path."""
+
+
+def build_wheel(folder: Path, *, for_students: bool) -> Path:
+    """Write the running kit's wheel into `folder`; its path.
+
+    A student's wheel leaves out what computes an exercise's answer (`GRADERS_ONLY`): the warm-up
+    package, which the warm parent then goes without (a self-check grades one submission, which
+    warming would only delay). Gradescope's autograder is the graders' and keeps it."""
     dist = metadata.distribution(DISTRIBUTION)
     name, version = dist.metadata["Name"].replace("-", "_"), dist.version
     info = f"{name}-{version}.dist-info"
-    files = {f"{DISTRIBUTION}/{path.relative_to(package_dir()).as_posix()}": path.read_bytes()
-             for path in sorted(package_dir().rglob("*")) if _shipped(path)}
+    left_out = GRADERS_ONLY if for_students else ()
+    files = {f"{DISTRIBUTION}/{relative}": path.read_bytes() for path in sorted(package_dir().rglob("*"))
+             if _shipped(path) and (relative := path.relative_to(package_dir()).as_posix()) not in left_out}
     files[f"{info}/METADATA"] = _metadata(dist).encode()
     files[f"{info}/WHEEL"] = (f"Wheel-Version: 1.0\nGenerator: attnkit\nRoot-Is-Purelib: true\n"
                               f"Tag: {WHEEL_TAG}\n").encode()

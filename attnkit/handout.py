@@ -50,7 +50,7 @@ def write_handout(course: Course, out: Path) -> Path:
     catalogue = load_catalogue(course.mistakes_dir)
     (checks / "mistakes" / "catalogue.toml").write_text(catalogue_without_variants(catalogue), encoding="utf-8")
     record_answers(course, checks / RECORDED_ANSWERS)
-    wheel = build_wheel(out)
+    wheel = build_wheel(out, for_students=True)
     (out / REQUIREMENTS).write_text(requirements_text(wheel, f"The handout's install: {INSTALL}"), encoding="utf-8")
     (out / "course.toml").write_text(handout_registry(course, exercises), encoding="utf-8")
     (out / "README.md").write_text(student_readme(course, pinned_requirements()), encoding="utf-8")

@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 
 from attnkit.config import Check, Exercise
-from attnkit.distribution import pinned_requirements
+from attnkit.distribution import build_wheel, pinned_requirements
 from attnkit.handout import INSTALL, public_only, write_handout
+from attnkit.sandbox import warmup
 from kit import COURSE
 
 
@@ -176,3 +177,30 @@ def test_a_self_check_imports_torch_only_in_the_sandbox(handout, tmp_path):
     assert run.returncode == 0, run.stderr
     total, failed, torch_imported = run.stdout.split()
     assert int(total) > 0 and failed == "0" and torch_imported == "False"
+
+
+def computations(source: str) -> set[str]:
+    """What a module does that computes attention's numbers: an exponential, a softmax, a matrix product."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+            found.add("@")
+        elif isinstance(node, ast.Attribute) and node.attr in ("exp", "softmax", "matmul", "einsum", "Linear"):
+            found.add(node.attr)
+    return found
+
+
+def test_no_code_that_computes_an_exercises_answer_is_handed_out(handed_out):
+    """Not the warm parent's package (a batched attention and a projection layer: the graders'), nor cake's
+    weights, which students predict by hand (the check that needs them is hidden)."""
+    code = {name: text for name, text in handed_out.items()
+            if name.endswith(".py") and not name.startswith("exercises/")}
+    assert any(name.startswith("checks/") for name in code) and any(".whl/attnkit/" in name for name in code)
+    assert {name: found for name, text in code.items() if (found := computations(text))} == {}
+    assert computations((COURSE.graders_dir / "test_cake.py").read_text()) >= {"exp", "@"}  # what would be found
+    assert set().union(*map(computations, warmup.MODULES.values())) >= {"@", "softmax", "Linear"}
+
+
+def test_the_graders_wheel_keeps_the_warm_up(tmp_path):
+    with zipfile.ZipFile(build_wheel(tmp_path, for_students=False)) as wheel:
+        assert "attnkit/sandbox/warmup.py" in wheel.namelist()
