@@ -151,6 +151,8 @@ def print_check(run: SelfCheck, *, width: int | None, colour: bool) -> None:
         say(f"{'The' if run.total == 1 else 'All'} {checks} passed; hidden checks run at grading.", "green")
     else:
         say("No public checks for these exercises; hidden checks run at grading.")
+    for note in run.notes:
+        say(note)
 
 
 # --- grade ---------------------------------------------------------------------------------------

@@ -104,16 +104,29 @@ def pinned_requirements() -> list[str]:
         requirement = Requirement(line)
         if requirement.marker is not None and "extra" in str(requirement.marker):
             continue
-        try:
-            version = metadata.version(requirement.name)
-        except metadata.PackageNotFoundError:
-            raise KitError(f"{requirement.name}: a dependency of attnkit that is not installed here") from None
-        pins.append(f"{requirement.name}=={version.split('+')[0]}")
+        version = installed_version(requirement.name)
+        if version is None:
+            raise KitError(f"{requirement.name}: a dependency of attnkit that is not installed here")
+        pins.append(f"{requirement.name}=={version}")
     return sorted(pins, key=str.lower)
 
 
-def requirements_text(wheel: Path, purpose: str) -> str:
-    """A requirements.txt naming the wheel (beside it) and the pinned dependencies; `purpose` opens it."""
-    lines = [f"# {purpose}", "# attnkit is the wheel beside this file; the rest are pinned to the versions",
-             "# its checks were recorded with.", f"./{wheel.name}", *pinned_requirements()]
-    return "\n".join(lines) + "\n"
+def installed_version(name: str) -> str | None:
+    """The public version of a distribution installed here (`2.13.0` for torch's `2.13.0+cpu`), or None."""
+    try:
+        return metadata.version(name).split("+")[0]
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def requirements_text(wheel: Path, purpose: str, *, keep_torch: bool = False) -> str:
+    """A requirements.txt naming the wheel (beside it) and the pinned dependencies; `purpose` opens it.
+
+    With `keep_torch`, torch is not pinned: the wheel's own `torch>=2.2` keeps a torch already installed
+    (a hosted notebook's, a CUDA build) and installs one only where there is none."""
+    pins = [pin for pin in pinned_requirements() if not (keep_torch and pin.lower().startswith("torch=="))]
+    said = ("# attnkit is the wheel beside this file; torch is whichever 2.2 or later is installed (kept as it is),",
+            "# the rest are pinned to the versions its checks were recorded with.") if keep_torch else (
+            "# attnkit is the wheel beside this file; the rest are pinned to the versions",
+            "# its checks were recorded with.")
+    return "\n".join([f"# {purpose}", *said, f"./{wheel.name}", *pins]) + "\n"

@@ -17,15 +17,17 @@ from pathlib import Path
 from typing import TypeGuard
 
 from attnkit.config import Course, Exercise, grader_file_name
-from attnkit.distribution import build_wheel, pinned_requirements, requirements_text
+from attnkit.distribution import build_wheel, installed_version, pinned_requirements, requirements_text
 from attnkit.errors import KitError
 from attnkit.grading.catalogue import Catalogue, Mistake, load_catalogue
 from attnkit.grading.oracle import RecordingOracle, ReferenceOracle
 from attnkit.grading.plugin import Submission
 from attnkit.grading.session import RECORDED_ANSWERS, run_checks
+from attnkit.self_check import RECORDED_WITH
 
 CHECKS = "checks"
 REQUIREMENTS = "requirements.txt"
+KEEP_TORCH = "requirements-keep-torch.txt"  # the same without the torch pin: for a torch already installed
 INSTALL = f"python3 -m pip install -r {REQUIREMENTS}"
 KEPT_ALWAYS = {"SETTINGS"}  # an exercise's declared settings, which course.toml's are checked against
 
@@ -50,8 +52,12 @@ def write_handout(course: Course, out: Path) -> Path:
     catalogue = load_catalogue(course.mistakes_dir)
     (checks / "mistakes" / "catalogue.toml").write_text(catalogue_without_variants(catalogue), encoding="utf-8")
     record_answers(course, checks / RECORDED_ANSWERS)
+    (checks / RECORDED_WITH).write_text(json.dumps({"torch": installed_version("torch")}) + "\n", encoding="utf-8")
     wheel = build_wheel(out, for_students=True)
     (out / REQUIREMENTS).write_text(requirements_text(wheel, f"The handout's install: {INSTALL}"), encoding="utf-8")
+    (out / KEEP_TORCH).write_text(requirements_text(
+        wheel, f"Where torch 2.2 or later is installed already: python3 -m pip install -r {KEEP_TORCH}",
+        keep_torch=True), encoding="utf-8")
     (out / "course.toml").write_text(handout_registry(course, exercises), encoding="utf-8")
     (out / "README.md").write_text(student_readme(course, pinned_requirements()), encoding="utf-8")
     return out

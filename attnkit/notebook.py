@@ -12,6 +12,7 @@ elsewhere. Every text the student's code controls is escaped as on the terminal 
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -49,6 +50,7 @@ class Report:
     output: str = ""
     problem: str = ""
     hints_only: bool = False
+    notes: tuple[str, ...] = ()
 
     @property
     def failed(self) -> int:
@@ -83,7 +85,7 @@ class Report:
                 lines.append(f"{prefix}    hint: {terminal_line(row.hint, 2000)}")
         if self.output.strip() and not self.hints_only:
             lines += ["", "Your code printed this:", terminal(self.output.strip(), OUTPUT_SHOWN)]
-        return "\n".join([*lines, self.summary])
+        return "\n".join([*lines, self.summary, *self.notes])
 
     __repr__ = __str__
 
@@ -105,7 +107,8 @@ class Report:
         table = f"<table>{heading}{''.join(body)}</table>" if body else ""
         printed = (f"<p>Your code printed this:</p><pre>{html_text(self.output.strip(), OUTPUT_SHOWN)}</pre>"
                    if self.output.strip() and not self.hints_only else "")
-        return f"<div>{table}{printed}<p>{html_text(self.summary, 2000)}</p></div>"
+        notes = "".join(f"<p>{html_text(note, 2000)}</p>" for note in self.notes)
+        return f"<div>{table}{printed}<p>{html_text(self.summary, 2000)}</p>{notes}</div>"
 
 
 def check(*exercise_ids: str, folder: str | Path | None = None, timeout: float = TIMEOUT) -> Report:
@@ -117,7 +120,7 @@ def check(*exercise_ids: str, folder: str | Path | None = None, timeout: float =
 def hint(*exercise_ids: str, folder: str | Path | None = None, timeout: float = TIMEOUT) -> Report:
     """The hints of the failed public checks of these exercises (all, when none is named), run afresh."""
     report = _run(exercise_ids, Path(folder) if folder is not None else Path.cwd(), timeout)
-    return Report(report.rows, report.output, report.problem, hints_only=True)
+    return dataclasses.replace(report, hints_only=True)
 
 
 def _run(exercise_ids: tuple[str, ...], folder: Path, timeout: float) -> Report:
@@ -160,4 +163,4 @@ def _parsed(stdout: str) -> Report:
         return Report(problem=f"attnkit check --json printed no valid record: {error}")
     rows = tuple(Row(exercise_id, c.name, c.passed, c.mistake or "", c.message, c.hint)
                  for exercise_id, exercise in run.result.exercises.items() for c in exercise.checks)
-    return Report(rows, run.result.output)
+    return Report(rows, run.result.output, notes=run.notes)

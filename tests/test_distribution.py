@@ -23,7 +23,7 @@ import pytest
 
 from attnkit.distribution import pinned_requirements
 from attnkit.gradescope.export import write_autograder
-from attnkit.handout import INSTALL, write_handout
+from attnkit.handout import INSTALL, KEEP_TORCH, REQUIREMENTS, write_handout
 from kit import CATALOGUE, COURSE, REPO, reference_submission, variant_submission
 
 pytestmark = pytest.mark.slow
@@ -141,3 +141,38 @@ def test_setup_sh_installs_the_autograder_and_run_autograder_grades_with_it(tmp_
         assert results["score"] == COURSE.max_total, graded.stdout + graded.stderr
     finally:
         shutil.rmtree(root / "venv", ignore_errors=True)
+
+
+def relabel_torch(venv: Path, version: str) -> None:
+    """Make the venv's torch say it is `version`: another torch 2.2 or later, as a hosted notebook has one,
+    with the one torch wheel this machine keeps (its code is the real one; only its version is told apart)."""
+    [info] = (venv / "lib").glob("python3*/site-packages/torch-*.dist-info")
+    metadata_file = info / "METADATA"
+    lines = [f"Version: {version}" if line.startswith("Version: ") else line
+             for line in metadata_file.read_text().splitlines()]
+    metadata_file.write_text("\n".join(lines) + "\n")
+    info.rename(info.with_name(f"torch-{version}.dist-info"))
+
+
+def test_a_torch_already_installed_is_kept_and_check_notes_it_once(fresh_venv, tmp_path):
+    handout = write_handout(COURSE, tmp_path / "handout")
+    env = inside(fresh_venv)
+    torch_pin = next(pin for pin in pinned_requirements() if pin.startswith("torch=="))
+    assert sh(["python3", "-m", "pip", "install", torch_pin], tmp_path, env).returncode == 0
+    relabel_torch(fresh_venv, "2.5.1")
+    replaced = sh(f"python3 -m pip install --dry-run -r {REQUIREMENTS}", handout, env)
+    recorded = torch_pin.split("==")[1]
+    assert f"torch-{recorded}" in replaced.stdout  # the pinned route would replace it: what the second file is for
+
+    kept = sh(f"python3 -m pip install -r {KEEP_TORCH}", handout, env)
+    assert kept.returncode == 0, kept.stderr
+    [installing] = [line for line in kept.stdout.splitlines() if line.startswith("Installing collected packages")]
+    assert "attnkit" in installing and "torch" not in installing
+    version = sh(["python3", "-c", "from importlib.metadata import version; print(version('torch'))"], tmp_path, env)
+    assert version.stdout.strip() == "2.5.1"
+
+    shutil.rmtree(handout / "exercises")
+    shutil.copytree(COURSE.solutions_dir, handout / "exercises")
+    checked = sh(["attnkit", "check"], handout, env)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.count(f"Note: your torch is 2.5.1; these checks were recorded with torch {recorded}.") == 1
