@@ -28,6 +28,8 @@ from attnkit.self_check import RECORDED_WITH
 CHECKS = "checks"
 REQUIREMENTS = "requirements.txt"
 KEEP_TORCH = "requirements-keep-torch.txt"  # the same without the torch pin: for a torch already installed
+UV_PROJECT = "pyproject.toml"  # the handout as a uv project: `uv run attnkit check`
+TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 INSTALL = f"python3 -m pip install -r {REQUIREMENTS}"
 KEPT_ALWAYS = {"SETTINGS"}  # an exercise's declared settings, which course.toml's are checked against
 
@@ -58,6 +60,7 @@ def write_handout(course: Course, out: Path) -> Path:
     (out / KEEP_TORCH).write_text(requirements_text(
         wheel, f"Where torch 2.2 or later is installed already: python3 -m pip install -r {KEEP_TORCH}",
         keep_torch=True), encoding="utf-8")
+    (out / UV_PROJECT).write_text(uv_project(course, wheel), encoding="utf-8")
     (out / "course.toml").write_text(handout_registry(course, exercises), encoding="utf-8")
     (out / "README.md").write_text(student_readme(course, pinned_requirements()), encoding="utf-8")
     return out
@@ -204,6 +207,37 @@ def handout_registry(course: Course, exercises: list[Exercise]) -> str:
         lines += [f"  {{ test = {text(c.test)}, points = {text(c.points)}, public = true }}," for c in public]
         lines.append("]")
     return "\n".join(lines) + "\n"
+
+
+def uv_project(course: Course, wheel: Path) -> str:
+    """A pyproject.toml that makes the handout a uv project: the wheel beside it as a path dependency, the
+    same pins as requirements.txt, and torch from PyTorch's CPU index on Linux and Windows (PyPI's is the
+    multi-GB CUDA build there; these exercises need no GPU). Not a package: uv installs what it needs only."""
+    def text(value: str) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    dependencies = ", ".join(text(pin) for pin in ["attnkit", *pinned_requirements()])
+    name = "-".join("".join(c if c.isalnum() else " " for c in course.lesson.lower()).split()) or "lesson"
+    return f"""# The handout as a uv project: `uv run attnkit check`, then `uv run attnkit submit --student YOUR_ID`.
+# The first `uv run` makes .venv and uv.lock here. pip users: requirements.txt holds the same pins.
+[project]
+name = {text(name + "-exercises")}
+version = "0"
+requires-python = ">=3.11"
+dependencies = [{dependencies}]
+
+[tool.uv]
+package = false
+
+[tool.uv.sources]
+attnkit = {{ path = {text(wheel.name)} }}
+torch = [{{ index = "pytorch-cpu", marker = "sys_platform != 'darwin'" }}]  # macOS: PyPI's, CPU already
+
+[[tool.uv.index]]
+name = "pytorch-cpu"
+url = {text(TORCH_CPU_INDEX)}
+explicit = true
+"""
 
 
 def student_readme(course: Course, pins: list[str]) -> str:

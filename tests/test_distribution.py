@@ -176,3 +176,42 @@ def test_a_torch_already_installed_is_kept_and_check_notes_it_once(fresh_venv, t
     checked = sh(["attnkit", "check"], handout, env)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.count(f"Note: your torch is 2.5.1; these checks were recorded with torch {recorded}.") == 1
+
+
+def simple_index(folder: Path, wheels: Path) -> Path:
+    """A package index (PEP 503) of the wheels in `wheels`: how the test points uv's CPU-torch index here."""
+    for wheel in wheels.glob("*.whl"):
+        project = folder / wheel.name.split("-")[0].lower()
+        project.mkdir(parents=True, exist_ok=True)
+        with (project / "index.html").open("a") as page:
+            page.write(f'<a href="{wheel.resolve().as_uri()}">{wheel.name}</a>\n')
+    return folder
+
+
+def test_the_handout_is_a_uv_project_that_checks_and_submits(tmp_path):
+    """`uv run` in a fresh copy: a .venv of its own, from the handout's pyproject.toml, with uv from PyPI.
+    Pointed at this machine's wheels as pip is (PIP_FIND_LINKS), and its CPU-torch index at an index of them."""
+    uv = shutil.which("uv", path=str(Path(sys.executable).parent))
+    assert uv, "uv is in requirements.txt"
+    student = write_handout(COURSE, tmp_path / "far" / "handout")
+    wheels = Path(os.environ.get("PIP_FIND_LINKS", "/opt/wheels"))
+    env = inside(None) | {"UV_CACHE_DIR": str(tmp_path / "uv-cache"), "UV_PYTHON_DOWNLOADS": "never",
+                          "UV_FIND_LINKS": str(wheels),
+                          "UV_INDEX": f"pytorch-cpu={simple_index(tmp_path / 'index', wheels).as_uri()}"}
+    try:
+        stubs = sh([uv, "run", "attnkit", "check"], student, env)
+        lines = [line for line in stubs.stdout.splitlines() if line.startswith(("✓", "✗"))]
+        assert stubs.returncode == 1 and lines and all("[not-implemented]" in line for line in lines), \
+            stubs.stdout + stubs.stderr
+        assert (student / ".venv").is_dir() and (student / "uv.lock").is_file()
+        shutil.rmtree(student / "exercises")
+        shutil.copytree(COURSE.solutions_dir, student / "exercises")
+        reference = sh([uv, "run", "attnkit", "check", "--json"], student, env)
+        assert reference.returncode == 0 and json.loads(reference.stdout)["failed"] == 0, reference.stderr
+        submitted = sh([uv, "run", "attnkit", "submit", "--student", "alice"], student, env)
+        assert submitted.returncode == 0, submitted.stderr
+        assert sorted(zipfile.ZipFile(student / "alice.zip").namelist()) == sorted(
+            f"exercises/{p.name}" for p in COURSE.solutions_dir.glob("*.py"))
+    finally:
+        shutil.rmtree(tmp_path / "uv-cache", ignore_errors=True)
+        shutil.rmtree(student / ".venv", ignore_errors=True)
