@@ -241,31 +241,57 @@ explicit = true
 
 
 def student_readme(course: Course, pins: list[str]) -> str:
-    """The handout's README: how to install the kit, what to fill in, how to check it, how to hand it in."""
+    """The handout's README: one command for each place a student works (a venv with pip, a uv project, a
+    notebook, a hosted notebook with torch already there), then what to fill in, how to check it, how to hand it in."""
     rows = "\n".join(f"| {i} | `{e.id}` | `exercises/{e.module}.py` | {e.title} |"
                      for i, e in enumerate(course.exercises, 1))
     torch = next((pin for pin in pins if pin.lower().startswith("torch==")), "torch")
     names = [pin.split("==")[0] for pin in pins]
     dependencies = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
+    first = course.exercises[0].id
     return f"""# {course.lesson}: exercises
 
 {course.name}.
 
-## Install
+## Install: one command for where you work
 
-You need Python 3.11 or newer (on Windows, use WSL). In this folder, best in a virtual environment
-of its own (`python3 -m venv .venv`, then `source .venv/bin/activate`):
+You need Python 3.11 or newer (on Windows, use WSL). Each route installs `attnkit` (the wheel in this
+folder: the checking kit, no solutions) and the versions of {dependencies} your checks were recorded with.
+
+**A terminal, with pip.** In this folder, in a virtual environment of its own
+(`python3 -m venv .venv`, then `source .venv/bin/activate`):
 
     {INSTALL}
 
-This installs `attnkit` (the wheel in this folder: the checking kit, no solutions) and the versions
-of {dependencies} your checks were recorded with. On Linux, PyPI's `{torch}` is the
-CUDA build: several GB, in about 20 packages. These exercises need none of it. For PyTorch's
-CPU-only build (about 200 MB) run this first, then the command above, which keeps it:
+**A terminal, with uv.** This folder is a uv project (`{UV_PROJECT}`): nothing to install first, the
+first `uv run` makes `.venv` here. Put `uv run` before every command below:
 
-    python3 -m pip install {torch} --index-url https://download.pytorch.org/whl/cpu
+    uv run attnkit check
 
-The rest takes a minute or two. On macOS, PyPI's torch is the CPU build already.
+(In a uv virtual environment you made yourself: `uv pip install -r {REQUIREMENTS}`.)
+
+**A notebook on your machine.** Start Jupyter in this folder; in the notebook's first cell:
+
+    %pip install -r {REQUIREMENTS}
+
+**A hosted notebook with torch already there (Colab, Kaggle).** Upload this folder, go into it
+(`%cd` and the folder's name), then in a cell:
+
+    %pip install -r {KEEP_TORCH}
+
+This keeps the torch that is installed (2.2 or later) and pins the rest. If yours is not `{torch}`,
+the check says so once; answers are compared within a tolerance, so the verdicts hold.
+
+### torch on Linux: CUDA or CPU
+
+On Linux, PyPI's `{torch}` is the CUDA build: several GB, in about 20 packages. These exercises
+need none of it. With pip, install PyTorch's CPU-only build (about 200 MB) first, then the command
+above, which keeps it:
+
+    python3 -m pip install {torch} --index-url {TORCH_CPU_INDEX}
+
+The uv route takes torch from PyTorch's CPU index on Linux and Windows already. On macOS, PyPI's
+torch is the CPU build. The rest takes a minute or two.
 
 ## Fill in the exercises
 
@@ -279,9 +305,17 @@ Each TODO says what to compute, with the shapes, and which section of the lesson
 
 ## Check your work
 
+In a terminal (with uv: `uv run attnkit check`):
+
     attnkit check              # every exercise
-    {f"attnkit check {course.exercises[0].id}":<27}# one exercise
+    {f"attnkit check {first}":<27}# one exercise
     attnkit check --json       # the same, as JSON
+
+In a notebook cell, in this folder (save your edits to the `.py` files first: each check reads them afresh):
+
+    from attnkit import check, hint
+    check("{first}")          # a table of its public checks; check() for every exercise
+    hint("{first}")           # the hints of the checks that failed
 
 Each line is one check: ✓ passed, ✗ failed with the mistake the kit recognised and a hint.
 These are the public checks, on the lesson's own numbers. When your work is graded, hidden checks
@@ -292,5 +326,6 @@ check is a good sign, not a guarantee.
 
     attnkit submit --student YOUR_ID
 
-This packs `exercises/` into `YOUR_ID.zip`; upload that file.
+This packs `exercises/` into `YOUR_ID.zip`; upload that file. From a notebook cell, after `import sys`:
+`!{{sys.executable}} -m attnkit submit --student YOUR_ID`.
 """

@@ -19,7 +19,7 @@ import pytest
 
 from attnkit.config import Check, Exercise
 from attnkit.distribution import build_wheel, pinned_requirements
-from attnkit.handout import INSTALL, public_only, write_handout
+from attnkit.handout import INSTALL, KEEP_TORCH, REQUIREMENTS, public_only, write_handout
 from attnkit.sandbox import warmup
 from kit import COURSE
 
@@ -163,6 +163,27 @@ def test_the_readme_gives_the_install_command_and_pytorchs_cpu_route(handout):
     torch = next(pin for pin in pinned_requirements() if pin.startswith("torch=="))
     assert f"    {INSTALL}\n" in readme and "CUDA build" in readme
     assert f"    python3 -m pip install {torch} --index-url https://download.pytorch.org/whl/cpu\n" in readme
+
+
+@pytest.mark.parametrize("place,command", [
+    ("A terminal, with pip", INSTALL),
+    ("A terminal, with uv", "uv run attnkit check"),
+    ("A notebook on your machine", f"%pip install -r {REQUIREMENTS}"),
+    ("A hosted notebook with torch already there", f"%pip install -r {KEEP_TORCH}"),
+])
+def test_the_readme_leads_with_one_command_for_each_place(handout, place, command):
+    """Each place's paragraph comes before the exercises and is followed by its one command, as a code block."""
+    readme = (handout / "README.md").read_text()
+    install = readme[:readme.index("## Fill in the exercises")]
+    paragraph = install[install.index(f"**{place}"):]
+    blocks = [line.strip() for line in paragraph.split("\n\n") if line.startswith("    ")]
+    assert blocks[0] == command and (handout / command.split()[-1]).is_file() or command.startswith("uv run")
+
+
+def test_the_readme_shows_the_notebooks_check_and_hint(handout):
+    readme = (handout / "README.md").read_text()
+    assert "    from attnkit import check, hint\n" in readme and '    check("softmax")' in readme
+    assert '    hint("softmax")' in readme
 
 
 def test_a_self_check_imports_torch_only_in_the_sandbox(handout, tmp_path):
