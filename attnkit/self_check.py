@@ -21,6 +21,7 @@ from attnkit.redaction import PathScrubber
 from attnkit.submissions import prepare
 
 NOTE = "public checks only; hidden checks run at grading"
+HANDOUT_FOLDER = "run this in your handout folder, the one holding course.toml and exercises/"
 RECORDED_WITH = "recorded_with.json"  # beside a handout's recorded answers: the torch they were recorded with
 
 
@@ -64,9 +65,9 @@ def check_folder(folder: Path, exercise_ids: Sequence[str] = ()) -> SelfCheck:
     from attnkit.grading.session import run_checks
 
     folder = Path(folder).absolute()
-    course = load_course(find_course_file(folder))
+    course = load_course(find_course_file(folder, HANDOUT_FOLDER))
     if not (folder / PACKAGE).is_dir():
-        raise KitError(f"{folder}: no `{PACKAGE}` folder here (run this in your handout folder)")
+        raise KitError(f"{folder}: no `{PACKAGE}` folder here ({HANDOUT_FOLDER})")
     with tempfile.TemporaryDirectory(prefix="attnkit-check-") as scratch:
         prepared = prepare(folder, Path(scratch))
         if prepared.problem:
