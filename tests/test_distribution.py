@@ -212,6 +212,12 @@ def test_the_handout_is_a_uv_project_that_checks_and_submits(tmp_path):
         assert submitted.returncode == 0, submitted.stderr
         assert sorted(zipfile.ZipFile(student / "alice.zip").namelist()) == sorted(
             f"exercises/{p.name}" for p in COURSE.solutions_dir.glob("*.py"))
+
+        own = tmp_path / "uv-venv"  # the README's other uv route: a uv venv of the student's own
+        assert sh([uv, "venv", str(own)], student, env).returncode == 0
+        installed = sh([uv, "pip", "install", "--python", str(own), "-r", REQUIREMENTS], student, env)
+        assert installed.returncode == 0, installed.stderr
+        assert sh([str(own / "bin" / "attnkit"), "check"], student, env).returncode == 0
     finally:
         shutil.rmtree(tmp_path / "uv-cache", ignore_errors=True)
         shutil.rmtree(student / ".venv", ignore_errors=True)
