@@ -28,8 +28,6 @@ LEFT_OUT = ("__pycache__",)
 GRADERS_ONLY = ("sandbox/warmup.py",)  # the warm parent's package: a batched attention and a projection layer
 
 
-
-
 def build_wheel(folder: Path, *, for_students: bool) -> Path:
     """Write the running kit's wheel into `folder`; its path.
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import json
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -217,7 +218,7 @@ def uv_project(course: Course, wheel: Path) -> str:
         return json.dumps(value, ensure_ascii=False)
 
     dependencies = ", ".join(text(pin) for pin in ["attnkit", *pinned_requirements()])
-    name = "-".join("".join(c if c.isalnum() else " " for c in course.lesson.lower()).split()) or "lesson"
+    name = "-".join(re.findall(r"[a-z0-9]+", course.lesson.lower())) or "lesson"  # PEP 508: ASCII only
     return f"""# The handout as a uv project: `uv run attnkit check`, then `uv run attnkit submit --student YOUR_ID`.
 # The first `uv run` makes .venv and uv.lock here. pip users: requirements.txt holds the same pins.
 [project]
