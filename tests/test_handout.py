@@ -12,6 +12,7 @@ import hashlib
 import shutil
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -225,3 +226,21 @@ def test_no_code_that_computes_an_exercises_answer_is_handed_out(handed_out):
 def test_the_graders_wheel_keeps_the_warm_up(tmp_path):
     with zipfile.ZipFile(build_wheel(tmp_path, for_students=False)) as wheel:
         assert "attnkit/sandbox/warmup.py" in wheel.namelist()
+
+
+def test_the_keep_torch_requirements_are_the_same_but_for_the_torch_pin(handout):
+    def lines(name: str) -> list[str]:
+        return [line for line in (handout / name).read_text().splitlines() if not line.startswith("#")]
+
+    assert lines(KEEP_TORCH) == [line for line in lines(REQUIREMENTS) if not line.startswith("torch==")]
+    assert len(lines(KEEP_TORCH)) == len(lines(REQUIREMENTS)) - 1
+
+
+def test_the_uv_project_installs_the_wheel_beside_it_with_the_same_pins(handout):
+    project = tomllib.loads((handout / "pyproject.toml").read_text())
+    assert project["project"]["dependencies"] == ["attnkit", *pinned_requirements()]
+    assert (handout / project["tool"]["uv"]["sources"]["attnkit"]["path"]).is_file()
+    [torch] = project["tool"]["uv"]["sources"]["torch"]
+    [index] = project["tool"]["uv"]["index"]
+    assert torch["index"] == index["name"] and index["url"] == "https://download.pytorch.org/whl/cpu"
+    assert index["explicit"] and project["tool"]["uv"]["package"] is False
