@@ -30,7 +30,7 @@ class SelfCheck:
     """The public checks' verdicts on one student's package."""
 
     result: SubmissionResult
-    notes: tuple[str, ...] = ()  # said once a run, below the checks: a torch other than the recorded one
+    notes: tuple[str, ...] = ()  # said once per run, below the checks: a torch other than the recorded one
 
     @property
     def total(self) -> int:
