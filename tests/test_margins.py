@@ -23,39 +23,16 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
-from attnkit.grading.catalogue import Variant
 from attnkit.grading.diagnosis import changed_inputs
 from attnkit.grading.plugin import GradingPlugin, Submission, new_run_salt
 from attnkit.grading.session import make_oracle, run_checks
 from attnkit.sandbox.protocol import Answer, CallRequest
-from kit import CATALOGUE, COURSE, InProcessSandbox, reference_submission, variant_submission
+from kit import CATALOGUE, COURSE, PLAUSIBLE_MISTAKES, InProcessSandbox, reference_submission, variant_submission
 
 DRAWS = 6      # fresh hidden inputs a check is asked on
 PASSES = 0.5   # at most half the tolerance away on every draw: passed every time
 FAILS = 2.0    # at least twice the tolerance away on some input of every draw: failed every time
 
-_HALF = "torch.float16"
-PLAUSIBLE = {  # uncatalogued computations a student may write; each stays on one side of every tolerance
-    "softmax-base-2": Variant("softmax", (("torch.exp(shifted)", "torch.exp2(shifted)"),)),
-    "softmax-base-10": Variant("softmax", (("torch.exp(shifted)", "torch.pow(10.0, shifted)"),)),
-    "softmax-by-row-max": Variant("softmax", (("exps.sum(dim=dim, keepdim=True)",
-                                               "exps.amax(dim=dim, keepdim=True)"),)),
-    "softmax-near-one-hot": Variant("softmax", (("torch.exp(shifted)", "torch.exp(25 * shifted)"),)),
-    "softmax-half": Variant("softmax", (("shifted = scores - scores.amax(dim=dim, keepdim=True)",
-                                         f"half = scores.to({_HALF})\n    shifted = (half - half.amax(dim=dim, "
-                                         "keepdim=True)).to(scores.dtype)"),)),
-    "softmax-float32-inside": Variant("softmax", (("torch.exp(shifted)", "torch.exp(shifted.float())"),)),
-    "scores-half": Variant("scaled_scores", (("Q @ K.transpose(-2, -1)",
-                                              f"(Q.to({_HALF}) @ K.to({_HALF}).transpose(-2, -1)).to(Q.dtype)"),)),
-    "scores-bfloat16": Variant("scaled_scores", (("Q @ K.transpose(-2, -1)",
-                                                  "(Q.bfloat16() @ K.bfloat16().transpose(-2, -1)).to(Q.dtype)"),)),
-    "scores-float32-inside": Variant("scaled_scores", (("Q @ K.transpose(-2, -1)",
-                                                        "(Q.float() @ K.float().transpose(-2, -1))"),)),
-    "attention-half-weights": Variant("attention", (("weights = softmax(scores, dim=-1)",
-                                                     f"weights = softmax(scores.to({_HALF}), dim=-1).to(Q.dtype)"),)),
-    "attention-base-2": Variant("attention", (("weights = softmax(scores, dim=-1)",
-                                               "weights = softmax(scores * 0.6931471805599453, dim=-1)"),)),
-}
 ACCEPTED = {"softmax-float32-inside", "scores-float32-inside"}  # float32 arithmetic inside is fine (course.toml)
 
 
@@ -71,7 +48,7 @@ def draws_inputs(module: str) -> bool:
 
 
 COMPUTATIONS = [(name, v) for name, v in [(f"{m.id}--{i}", v) for m in CATALOGUE.with_variants()
-                                          for i, v in enumerate(m.variants)] + sorted(PLAUSIBLE.items())
+                                          for i, v in enumerate(m.variants)] + sorted(PLAUSIBLE_MISTAKES.items())
                 if draws_inputs(v.module)]
 
 
@@ -165,5 +142,5 @@ def test_every_computation_stays_far_from_every_hidden_tolerance(name, variant, 
                                                "tolerances from the reference on fresh draws"
     if name in ACCEPTED:
         assert all(d <= PASSES for ds in verdicts.values() for d in ds), f"{name} is allowed, yet fails a check"
-    elif name in PLAUSIBLE:
+    elif name in PLAUSIBLE_MISTAKES:
         assert any(d >= FAILS for ds in verdicts.values() for d in ds), f"{name} passes every hidden check"

@@ -1,0 +1,60 @@
+"""A regrade does not move points: the same code gets the same verdict on fresh inputs, an output folder keeps
+its hidden inputs' seed, and what code prints during hidden checks stays out of its feedback."""
+from __future__ import annotations
+
+import pytest
+
+from attnkit.class_grading import grade_class
+from attnkit.errors import KitError
+from attnkit.gradebook import SEED, Gradebook
+from attnkit.grading.plugin import HIDDEN_OUTPUT, Submission, new_run_salt
+from attnkit.grading.session import run_checks
+from kit import COURSE, InProcessSandbox, reference_submission
+
+
+class PrintingSandbox(InProcessSandbox):
+    """The kit's own code, run here, printing what it is asked as a student's code could."""
+
+    def run(self, request, on_standin=None):
+        arrays = [a for a in getattr(request, "args", ()) if hasattr(a, "ravel")]
+        self.captured_output += f"asked {arrays[0].ravel()[:2].tolist() if arrays else request.module}\n"
+        return super().run(request, on_standin)
+
+
+def test_what_code_prints_once_hidden_checks_begin_is_not_in_its_feedback(tmp_path):
+    root = reference_submission(tmp_path / "reference")
+    sandboxes: list[PrintingSandbox] = []
+
+    def opened(path):
+        sandboxes.append(PrintingSandbox(path))
+        return sandboxes[-1]
+
+    outputs = [run_checks(COURSE, [Submission("ann", root)], open_sandbox=opened, run_salt=new_run_salt())[0].output
+               for _ in range(2)]
+    assert outputs[0] == outputs[1] and outputs[0].startswith("asked ") and outputs[0].endswith(HIDDEN_OUTPUT)
+    assert sandboxes[0].captured_output != sandboxes[1].captured_output  # what hidden inputs would have shown
+
+
+def test_an_output_folder_keeps_its_seed_and_new_inputs_draw_another(tmp_path):
+    first = Gradebook(tmp_path, COURSE).hidden_inputs_seed()
+    assert (tmp_path / SEED).read_text().strip() == first
+    assert Gradebook(tmp_path, COURSE).hidden_inputs_seed() == first
+    assert Gradebook(tmp_path, COURSE).hidden_inputs_seed(new=True) != first
+
+
+@pytest.mark.parametrize("text", ["", "not a seed\n", "12ab\n"])
+def test_a_seed_file_attnkit_did_not_write_is_refused_naming_it(tmp_path, text):
+    (tmp_path / SEED).write_text(text)
+    with pytest.raises(KitError, match=f"{SEED}: not a seed attnkit wrote"):
+        Gradebook(tmp_path, COURSE).hidden_inputs_seed()
+
+
+def test_a_regrade_reuses_the_seed_and_new_inputs_grade_everyone_again(tmp_path):
+    reference_submission(tmp_path / "class" / "ann")
+    out = tmp_path / "out"
+    first = grade_class(COURSE, tmp_path / "class", out, jobs=1)
+    seed = (out / SEED).read_text()
+    again = grade_class(COURSE, tmp_path / "class", out, jobs=1)
+    assert (first.graded, again.graded, again.skipped) == (1, 0, 1) and (out / SEED).read_text() == seed
+    fresh = grade_class(COURSE, tmp_path / "class", out, jobs=1, new_inputs=True)
+    assert fresh.graded == 1 and (out / SEED).read_text() != seed
