@@ -170,16 +170,18 @@ def _refuse_bad_folders(course: Course, submissions: Path, out: Path) -> None:
 def _triage(course: Course, prepared: list[Prepared], gradebook: Gradebook, scrubber: PathScrubber, force: bool,
             seed: str, run: ClassRun, listener: Listener) -> list[Submission]:
     """Warn about duplicates, record the broken, skip the unchanged (the same files, graders and hidden
-    inputs' seed): what is left is to grade."""
+    inputs): what is left is to grade."""
     from attnkit.grading.plugin import Submission  # numpy and pytest: not before the command needs them
 
-    version = f"{graders_version(course)}:{seed}"
+    version = graders_version(course)
     todo = []
     for item in prepared:
         if item.set_aside:
             listener.warn(f"{item.student}: two submissions with one id; graded {item.source.name}, the most "
                           f"recently modified, not {', '.join(p.name for p in item.set_aside)}")
-        item.fingerprint = f"{version}:{item.fingerprint or item.problem}"
+        files = item.fingerprint or item.problem
+        salt = gradebook.hidden_inputs_salt(item.student, files, seed)
+        item.fingerprint = f"{version}:{salt}:{files}"
         if not force and gradebook.is_current(item.student, item.fingerprint):
             run.skipped += 1
         elif item.problem or item.root is None:
@@ -188,7 +190,7 @@ def _triage(course: Course, prepared: list[Prepared], gradebook: Gradebook, scru
             gradebook.record(result)
             listener.warn(f"{item.student}: not graded: {result.problem}")
         else:
-            todo.append(Submission(item.student, item.root, item.fingerprint))
+            todo.append(Submission(item.student, item.root, item.fingerprint, salt))
     return todo
 
 

@@ -90,9 +90,9 @@ class Gradebook:
         """The seed this output folder's hidden checks draw their inputs from: the one kept in `SEED`, or (the
         first time, or with `new`) a fresh one, written there before anyone is graded.
 
-        One seed an assignment, so a regrade (a fixed catalogue, changed graders, a resubmission) asks the
-        same questions of unchanged code and gives it the same verdict; `--new-inputs` draws again. A student
-        cannot learn the inputs from their feedback: what code prints during hidden checks is not shown.
+        One seed an assignment, so a regrade (a fixed catalogue, changed graders) asks the same questions of
+        unchanged code and gives it the same verdict (a resubmission meets new ones: `hidden_inputs_salt`);
+        `--new-inputs` draws again. What code prints during hidden checks is not shown in its feedback.
         """
         path = self.out / SEED
         if not new and path.exists():
@@ -108,6 +108,22 @@ class Gradebook:
         seed = secrets.token_hex(8)
         self._make_folder()
         write_atomically(path, seed + "\n")
+        return seed
+
+    def hidden_inputs_salt(self, student: str, files: str, seed: str) -> str:
+        """What one student's hidden checks draw from: the assignment's `seed`, or, for files other than those
+        graded for this student under it (a resubmission), the seed and the files' digest together; files
+        graded before get the salt they had (fingerprints are `graders:salt:files`).
+
+        So unchanged code meets the same hidden questions on every regrade, and changed code new ones: whatever
+        a student learnt of the inputs from their feedback (an error message may hold numbers) is no use to a
+        resubmission. Every first submission shares the seed, so the reference's answers are worked out once.
+        """
+        earlier = self.results.get(student_key(student))
+        if earlier is not None:
+            _, salt, graded = (["", "", ""] + earlier.fingerprint.split(":", 2))[-3:]
+            if salt == seed or salt.startswith(f"{seed}-"):  # graded under this seed
+                return salt if graded == files else f"{seed}-{_digest(files.encode('utf-8'))[:16]}"
         return seed
 
     def is_current(self, student: str, fingerprint: str) -> bool:

@@ -75,14 +75,15 @@ def test_a_run_gives_every_student_the_same_hidden_inputs_and_its_salt_decides_t
     worked out once a run); a run with the same salt (a regrade) asks the same, one with another salt anew.
     Seen in what a softmax that raises its input's digest says in every check's feedback (printed output
     from the hidden checks on is not in the feedback)."""
-    class_ = [Submission(name, raising_submission(tmp_path / name)) for name in ("ann", "bob")]
+    class_ = [Submission(name, raising_submission(tmp_path / name)) for name in ("ann", "bob", "cy")]
+    class_[2].salt = "c3" * 8  # a resubmission's own salt (Gradebook.hidden_inputs_salt) reaches its worker
     runs: list[dict[str, str]] = [{}, {}, {}]
     for outputs, salt in zip(runs, ["a1" * 8, "a1" * 8, "b2" * 8]):
         parallel.grade_all(COURSE, class_, jobs=2, run_salt=salt, on_result=lambda r, into=outputs: into.setdefault(
             r.student, " ".join(c.message for c in r.exercises["softmax"].checks)))
     for outputs in runs:
-        assert outputs["ann"] and outputs["ann"] == outputs["bob"]
-    assert runs[0]["ann"] == runs[1]["ann"] != runs[2]["ann"]
+        assert outputs["ann"] and outputs["ann"] == outputs["bob"] != outputs["cy"]
+    assert runs[0]["ann"] == runs[1]["ann"] != runs[2]["ann"] and runs[0]["cy"] == runs[2]["cy"]
 
 
 @pytest.mark.slow

@@ -2,11 +2,13 @@
 its hidden inputs' seed, and what code prints during hidden checks stays out of its feedback."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from attnkit.class_grading import grade_class
 from attnkit.errors import KitError
-from attnkit.gradebook import SEED, Gradebook
+from attnkit.gradebook import SEED, Gradebook, broken_result
 from attnkit.grading.plugin import HIDDEN_OUTPUT, Submission, new_run_salt
 from attnkit.grading.session import run_checks
 from kit import COURSE, InProcessSandbox, reference_submission
@@ -58,3 +60,23 @@ def test_a_regrade_reuses_the_seed_and_new_inputs_grade_everyone_again(tmp_path)
     assert (first.graded, again.graded, again.skipped) == (1, 0, 1) and (out / SEED).read_text() == seed
     fresh = grade_class(COURSE, tmp_path / "class", out, jobs=1, new_inputs=True)
     assert fresh.graded == 1 and (out / SEED).read_text() != seed
+    seed = (out / SEED).read_text().strip()
+    assert json.loads((out / "feedback" / "ann.json").read_text())["fingerprint"].split(":")[1] == seed
+    cake = tmp_path / "class" / "ann" / "exercises" / "cake.py"
+    cake.write_text(cake.read_text() + "# resubmitted\n")
+    resubmitted = grade_class(COURSE, tmp_path / "class", out, jobs=1)
+    salt = json.loads((out / "feedback" / "ann.json").read_text())["fingerprint"].split(":")[1]
+    assert resubmitted.graded == 1 and salt.startswith(f"{seed}-")
+
+
+def test_a_resubmission_meets_new_hidden_inputs_and_unchanged_files_keep_theirs(tmp_path):
+    gradebook = Gradebook(tmp_path, COURSE)
+    seed = gradebook.hidden_inputs_seed()
+    assert gradebook.hidden_inputs_salt("ann", "files-a", seed) == seed  # a first submission shares the seed
+    gradebook.record(broken_result(COURSE, "ann", "", f"graders:{seed}:files-a"))
+    assert gradebook.hidden_inputs_salt("ann", "files-a", seed) == seed
+    resubmitted = gradebook.hidden_inputs_salt("ann", "files-b", seed)
+    assert resubmitted.startswith(f"{seed}-") and resubmitted != gradebook.hidden_inputs_salt("ann", "files-c", seed)
+    gradebook.record(broken_result(COURSE, "ann", "", f"graders:{resubmitted}:files-b"))
+    assert gradebook.hidden_inputs_salt("ann", "files-b", seed) == resubmitted
+    assert gradebook.hidden_inputs_salt("ann", "files-b", "another seed") == "another seed"

@@ -151,7 +151,8 @@ class _Worker:
         if batch is None:
             self.stdin.close()
             return
-        records = [{"student": s.student, "root": str(s.root), "fingerprint": s.fingerprint} for s in batch]
+        records = [{"student": s.student, "root": str(s.root), "fingerprint": s.fingerprint, "salt": s.salt}
+                   for s in batch]
         self.stdin.write(json.dumps({"run_salt": run_salt, "submissions": records}).encode() + b"\n")
         self.stdin.flush()
 
@@ -230,7 +231,7 @@ def _serve_batches(course: Course, oracle: Oracle, requests: IO[str], send: Call
 
     for line in requests:
         message = json.loads(line)
-        batch = [Submission(r["student"], Path(r["root"]), r["fingerprint"]) for r in message["submissions"]]
+        batch = [Submission(r["student"], Path(r["root"]), r["fingerprint"], r["salt"]) for r in message["submissions"]]
         try:
             run_checks(course, batch, oracle=oracle, run_salt=message["run_salt"],
                        on_result=lambda result: send({"result": result.to_json()}))

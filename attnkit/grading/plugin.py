@@ -51,6 +51,7 @@ class Submission:
     student: str
     root: Path
     fingerprint: str = ""
+    salt: str = ""  # what its hidden checks' inputs are drawn from; "" for the run's salt
 
 
 @dataclass(frozen=True)
@@ -230,18 +231,19 @@ class GradingPlugin:
         return self._data  # "data": the lesson's numbers from course.toml's [data], read-only
 
     def _rng(self, state: _StudentState, exercise: Exercise, check: Check) -> np.random.Generator:
-        """Public checks draw the same inputs for everyone; hidden ones, the inputs of the run's salt.
+        """Public checks draw the same inputs for everyone; hidden ones, those of the submission's salt.
 
-        `attnkit grade` gives the salt of its output folder's seed (the same on a regrade, so unchanged
-        code meets the same questions), other runs a fresh one. What a submission prints from the first
-        hidden check on is kept out of its feedback, so nothing in it shows a hidden input to a
-        resubmission that would hard-code the answers. Within a run every student meets the same
-        hidden inputs: two identical submissions get identical grades, and the reference's and the
-        mistake models' answers are worked out once a run, not once a student (two fifths of a
-        correct student's grading). No student's code runs before the run ends where another's
-        could learn them from: a sandbox sees only its own files, and feedback is read after the run.
+        `attnkit grade` gives each submission its salt (Gradebook.hidden_inputs_salt): the output folder's
+        seed, the same on every regrade so unchanged code meets the same questions, or for a resubmission
+        one of its own, so what its author learnt of the earlier inputs is no use to it; other runs share
+        a fresh run salt. What a submission prints from the first hidden check on is kept out of its
+        feedback too. Every first submission meets the same hidden inputs: two identical submissions get
+        identical grades, and the reference's and the mistake models' answers are worked out once a run,
+        not once a student (two fifths of a correct student's grading). No student's code runs before the
+        run ends where another's could learn them from: a sandbox sees only its own files, and feedback is
+        read after the run.
         """
-        salt = "" if check.public else self.run_salt
+        salt = "" if check.public else state.submission.salt or self.run_salt
         digest = hashlib.sha256(f"{exercise.id}/{check.test}/{salt}".encode()).digest()
         return np.random.default_rng(int.from_bytes(digest[:8], "big"))
 
