@@ -10,8 +10,34 @@ from attnkit.class_grading import grade_class
 from attnkit.errors import KitError
 from attnkit.gradebook import SEED, Gradebook, broken_result
 from attnkit.grading.plugin import HIDDEN_OUTPUT, Submission, new_run_salt
-from attnkit.grading.session import run_checks
-from kit import COURSE, InProcessSandbox, reference_submission
+from attnkit.grading.session import make_oracle, run_checks
+from kit import CATALOGUE, COURSE, PLAUSIBLE_MISTAKES, InProcessSandbox, reference_submission, variant_submission
+
+BORDERLINE = {  # near-one-hot answers, another base, the row's maximum, right only on some shapes
+    "near-one-hot": PLAUSIBLE_MISTAKES["softmax-near-one-hot"],
+    "base-2": PLAUSIBLE_MISTAKES["softmax-base-2"],
+    "by-row-max": PLAUSIBLE_MISTAKES["softmax-by-row-max"],
+    "only-2d-scores": CATALOGUE["scores-batch-transpose"].variants[0],
+}
+RUNS = 3
+
+
+def verdicts(result) -> dict[str, tuple]:
+    """Each check's points and the exercises its feedback says it was spared by error carried forward."""
+    return {f"{e}.{c.test}": (c.points, tuple(c.carried_from)) for e, x in result.exercises.items() for c in x.checks}
+
+
+def test_a_class_of_borderline_submissions_gets_the_same_grades_on_fresh_inputs(tmp_path):
+    students = [Submission("reference", reference_submission(tmp_path / "reference"))] + \
+        [Submission(name, variant_submission(tmp_path / name, v)) for name, v in BORDERLINE.items()]
+    oracle = make_oracle(COURSE)
+    runs = [run_checks(COURSE, students, oracle=oracle, open_sandbox=InProcessSandbox, run_salt=new_run_salt())
+            for _ in range(RUNS)]
+    oracle.close()
+    first = {r.student: verdicts(r) for r in runs[0]}
+    for run in runs[1:]:
+        assert {r.student: verdicts(r) for r in run} == first
+    assert all(r.score < r.max_score for r in runs[0] if r.student in BORDERLINE)
 
 
 class PrintingSandbox(InProcessSandbox):
