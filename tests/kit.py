@@ -31,6 +31,14 @@ PLAUSIBLE_MISTAKES = {
                                          f"half = scores.to({_HALF})\n    shifted = (half - half.amax(dim=dim, "
                                          "keepdim=True)).to(scores.dtype)"),)),
     "softmax-float32-inside": Variant("softmax", (("torch.exp(shifted)", "torch.exp(shifted.float())"),)),
+    "softmax-minus-mean": Variant("softmax", (("scores.amax(dim=dim, keepdim=True)",
+                                               "scores.mean(dim=dim, keepdim=True)"),)),
+    "softmax-minus-global-max": Variant("softmax", (("scores.amax(dim=dim, keepdim=True)", "scores.max()"),)),
+    "softmax-log-sum-exp": Variant("softmax", (("exps / exps.sum(dim=dim, keepdim=True)", "torch.exp(shifted - "
+                                                "torch.logsumexp(shifted, dim=dim, keepdim=True))"),)),
+    "softmax-half-temperature": Variant("softmax", (("torch.exp(shifted)", "torch.exp(shifted / 2)"),)),
+    "softmax-plus-one": Variant("softmax", (("exps.sum(dim=dim, keepdim=True)",
+                                             "(1 + exps.sum(dim=dim, keepdim=True))"),)),
     "scores-half": Variant("scaled_scores", (("Q @ K.transpose(-2, -1)",
                                               f"(Q.to({_HALF}) @ K.to({_HALF}).transpose(-2, -1)).to(Q.dtype)"),)),
     "scores-bfloat16": Variant("scaled_scores", (("Q @ K.transpose(-2, -1)",
