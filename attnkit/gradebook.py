@@ -1,4 +1,4 @@
-"""The gradebook on disk: grades.csv and feedback/<student>.{json,md}.
+"""The gradebook on disk: grades.csv, feedback/<student>.{json,md}, and the hidden inputs' seed.
 
 A student's feedback files are written as soon as that student is graded; grades.csv (rewritten
 whole, since it is sorted) at most once a second while a class is graded, and at the end. Every file
