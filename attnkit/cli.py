@@ -182,15 +182,19 @@ def print_check(run: SelfCheck, console: Console) -> None:
 @click.option("--unisolated", is_flag=True,
               help="Where namespaces are refused (a container), grade even if student code could read the "
                    "course or --out: accept that risk.")
+@click.option("--new-inputs", is_flag=True,
+              help="Draw new hidden inputs (a new seed in OUT/hidden-inputs.seed) and grade everyone again; "
+                   "without it a regrade asks the same hidden questions as the last run on OUT.")
 @click.pass_obj
-def grade(console: Console, submissions: Path, out: Path, jobs: int, force: bool, unisolated: bool) -> None:
+def grade(console: Console, submissions: Path, out: Path, jobs: int, force: bool, unisolated: bool,
+          new_inputs: bool) -> None:
     """Grade every submission under SUBMISSIONS with the hidden graders."""
     from attnkit.class_grading import grade_class
 
     progress = TerminalProgress(console)
     try:
-        run = grade_class(course_here(), submissions, out, jobs=jobs, force=force, listener=progress,
-                          unisolated=unisolated)
+        run = grade_class(course_here(), submissions, out, jobs=jobs, force=force, new_inputs=new_inputs,
+                          listener=progress, unisolated=unisolated)
     except GradingInterrupted as stop:
         progress.finish()
         _fail(interrupted_line(stop.run), INTERRUPTED)
