@@ -63,6 +63,18 @@ class Grading:
     hidden_visibility: str = field(default="after_published", metadata={"choices": VISIBILITIES})
 
 
+LOCATE_MODES = ("line", "step", "off")
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """What the feedback shows (`[feedback]` in course.toml)."""
+
+    # where a wrong answer goes wrong: the step and the student's line ("line"), the step alone ("step"), or
+    # nothing ("off", which also spares the traced second run)
+    locate: str = field(default="line", metadata={"choices": LOCATE_MODES})
+
+
 @dataclass(frozen=True)
 class Check:
     """One grader test: its function name, its points, and whether students see it."""
@@ -101,6 +113,7 @@ class Course:
     grading: Grading
     data: dict[str, Any]
     exercises: tuple[Exercise, ...]
+    feedback: Feedback = Feedback()
 
     def exercise(self, exercise_id: str) -> Exercise:
         for exercise in self.exercises:
@@ -135,7 +148,7 @@ class Course:
         return seen
 
 
-TOP_KEYS = {"course", "settings", "grading", "data", "exercise"}
+TOP_KEYS = {"course", "settings", "grading", "feedback", "data", "exercise"}
 COURSE_KEYS = {"name", "lesson", "exercises", "solutions", "graders", "mistakes"}
 EXERCISE_KEYS = {"id", "title", "module", "depends_on", "points", "checks", "functions", "settings"}
 CHECK_KEYS = {"test", "points", "public"}
@@ -219,6 +232,7 @@ def load_course(path: Path) -> Course:
         mistakes_dir=root / reader.get(course, "mistakes", "course.", str, "graders/mistakes"),
         settings=_read_typed(reader, Settings, reader.get(data, "settings", "", dict, {}), "settings."),
         grading=_read_typed(reader, Grading, reader.get(data, "grading", "", dict, {}), "grading."),
+        feedback=_read_typed(reader, Feedback, reader.get(data, "feedback", "", dict, {}), "feedback."),
         data=_read_data(reader, reader.get(data, "data", "", dict, {})),
         exercises=_read_exercises(reader, reader.get(data, "exercise", "", list), graders_dir),
     )

@@ -28,6 +28,7 @@ from attnkit.config import Course, Exercise
 from attnkit.errors import KitError
 from attnkit.grading.catalogue import Catalogue
 from attnkit.grading.diagnosis import Finding, changed_inputs, explanations, layout, observe, reference_values, same
+from attnkit.grading.locating import Located, locate_traced
 from attnkit.grading.oracle import NotRecorded, Oracle, request_key
 from attnkit.grading.source_rules import ForbiddenNames
 from attnkit.sandbox.protocol import (
@@ -42,6 +43,8 @@ from attnkit.sandbox.protocol import (
     Standin,
     StandinAnswer,
     StandinCall,
+    Trace,
+    TraceRequest,
     Value,
 )
 
@@ -100,6 +103,7 @@ class CheckRecord:
 
     findings: list[Finding] = field(default_factory=list)
     carried: list[Carried] = field(default_factory=list)
+    located: Located | None = None  # where its first wrong answer goes wrong in the student's code
 
 
 @dataclass
@@ -253,6 +257,7 @@ class Attempt:
                 self._remember(request, reference)
                 return own if self.context.carry_forward else None
         self._diagnose(request, student, reference, names, tame=tame, batched=batched)
+        self._locate(request, student)
         self._remember(request, reference)
         return None
 
@@ -449,8 +454,26 @@ class Attempt:
         return replace(request, standins=self.context.standins) if isinstance(request, (CallRequest, ModuleRequest)) \
             else request
 
-    def _run_with_standins(self, request: Request, keep: bool = False) -> Reply:
-        """The student's own code, with correct stand-ins for the exercises it builds on."""
+    def _locate(self, request: Request, student: Reply) -> None:
+        """The check's first wrong answer, run again under the tracer as it was asked (attnkit/grading/locating.py)."""
+        if self.record.located is not None or self.context.course.feedback.locate == "off" \
+                or not hasattr(self.sandbox, "trace") or isinstance(request, ConstantsRequest) \
+                or (isinstance(student, Failure) and (student.status != "crash" or student.type in NOT_COMPILED)):
+            return
+
+        def traced(asked: Request, answer: Any = None) -> Any:
+            assert not isinstance(asked, ConstantsRequest)  # refused above
+            return self.sandbox.trace(TraceRequest(asked), answer)
+
+        trace = self._run_with_standins(request, keep=True, send=traced) if self._ran_with_standins \
+            else traced(self._recorded(request))
+        if isinstance(trace, Trace):
+            self.record.located = locate_traced(trace, self.oracle.steps(request), request,
+                                                self.sandbox.package_root, self.context.rtol, self.context.atol)
+
+    def _run_with_standins(self, request: Request, keep: bool = False, send: Any = None) -> Reply:
+        """The student's own code, with correct stand-ins for the exercises it builds on (`send`: how the
+        request goes to the sandbox, the sandbox's `run` unless said)."""
         self._ran_with_standins = True
         if not keep:
             self._standin_calls = []
@@ -465,7 +488,7 @@ class Attempt:
                 self._standin_calls.append((standin, standin_call))  # the first call of each is asked again
             return self.oracle.standin(standin, standin_call)
 
-        return self.sandbox.run(self._recorded(self._with_standins(request)), answer)
+        return (send or self.sandbox.run)(self._recorded(self._with_standins(request)), answer)
 
     def _carry(self, request: Request) -> bool:
         """Right with stand-ins: find which dependency of the student's was wrong, by asking it directly.

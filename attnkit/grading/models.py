@@ -41,6 +41,14 @@ class Flaws:
         self._made: dict[str, int] = {}  # mistake -> choice made in this run
         self.options: list[int] = []     # how many options each choice had, in the order made
         self.consulted: set[str] = set()
+        self.steps: list[tuple[str, Any]] = []  # (name, value) of each step the model declared, in order
+
+    def step(self, name: str, value: Any) -> Any:
+        """Declare a named step of the lesson's computation (`scores = flaws.step("scale", ...)`): its value,
+        unchanged. With no mistake on, the steps are the reference's intermediates, which a wrong answer
+        is located against (attnkit/grading/locating.py); the engine knows no step by name."""
+        self.steps.append((name, value))
+        return value
 
     def on(self, mistake: str) -> bool:
         """Whether `mistake` is switched on (a mistake with one spelling)."""
@@ -104,6 +112,9 @@ class RenamedFlaws:
     def variant(self, step: str, options: Sequence[Any]) -> Any:
         return self._flaws.variant(step, options)
 
+    def step(self, name: str, value: Any) -> Any:
+        return self._flaws.step(name, value)
+
     def renamed(self, names: dict[str, str]) -> RenamedFlaws:
         return RenamedFlaws(self._flaws, {**self._names, **{k: self._names.get(v, v) for k, v in names.items()}})
 
@@ -140,6 +151,13 @@ def runs(model: Model, active: frozenset[str], args: Sequence[Any]) -> Iterator[
         choices = flaws.next_choices()
         if choices is None:
             return
+
+
+def reference_steps(model: Model, args: Sequence[Any]) -> list[tuple[str, Any]]:
+    """The steps the model declares on these arguments with no mistake on: the reference's intermediates."""
+    flaws = Flaws(frozenset())
+    model(flaws, *args)
+    return flaws.steps
 
 
 def raising(model: Model, args: Sequence[Any]) -> list[str]:

@@ -24,7 +24,7 @@ from typing import Any, Protocol, TypeVar
 import numpy as np
 
 from attnkit.errors import KitError
-from attnkit.grading.models import Candidate, ModelLibrary, enumerate_answers, raising
+from attnkit.grading.models import Candidate, ModelLibrary, enumerate_answers, raising, reference_steps
 from attnkit.interrupts import interrupt_held
 from attnkit.sandbox import protocol, worker
 from attnkit.sandbox.protocol import (
@@ -97,6 +97,8 @@ class Oracle(Protocol):
 
     def crashing(self, request: Request) -> list[str]: ...
 
+    def steps(self, request: Request) -> list[tuple[str, np.ndarray]]: ...
+
     @property
     def can_stand_in(self) -> bool: ...
 
@@ -136,6 +138,7 @@ class ReferenceOracle:
         self._answers: _Memo[str, Answer] = _Memo()
         self._candidates: _Memo[tuple[Any, ...], list[Candidate]] = _Memo()
         self._crashing: _Memo[str, list[str]] = _Memo()
+        self._steps: _Memo[str, list[tuple[str, np.ndarray]]] = _Memo()
 
     can_stand_in = True
 
@@ -186,6 +189,19 @@ class ReferenceOracle:
         if isinstance(request, ConstantsRequest):
             return []
         return self._crashing.remember(request_key(request), lambda: self._raising(request))
+
+    def steps(self, request: Request) -> list[tuple[str, np.ndarray]]:
+        """The named steps the exercise's model declares, computed on this request with no mistake on:
+        the reference's intermediates, in order ([] where the course declares none)."""
+        if isinstance(request, ConstantsRequest):
+            return []
+        return self._steps.remember(request_key(request), lambda: self._reference_steps(request))
+
+    def _reference_steps(self, request: CallRequest | ModuleRequest) -> list[tuple[str, np.ndarray]]:
+        model = self._model(request)
+        if model is None:
+            return []
+        return [(name, as_values(value)[0]) for name, value in reference_steps(model, model_arguments(request))]
 
     def _raising(self, request: CallRequest | ModuleRequest) -> list[str]:
         model = self._model(request)
@@ -307,8 +323,9 @@ class RecordingOracle(_NoStandins):
 
     def reference(self, request: Request) -> Answer:
         answer = self.inner.reference(request)
-        entry = self.table.setdefault(request_key(request), {"reference": _recorded(answer), "candidates": {},
-                                                              "crashing": self.inner.crashing(request)})
+        entry = self.table.setdefault(request_key(request), {
+            "reference": _recorded(answer), "candidates": {}, "crashing": self.inner.crashing(request),
+            "steps": [[name, value.tolist()] for name, value in self.inner.steps(request)]})
         for size in self.sizes:
             entry["candidates"].setdefault(str(size), [
                 [sorted(c.mistakes), [v.tolist() for v in c.answer]] for c in self.inner.candidates(request, size)])
@@ -319,6 +336,9 @@ class RecordingOracle(_NoStandins):
 
     def crashing(self, request: Request) -> list[str]:
         return self.inner.crashing(request)
+
+    def steps(self, request: Request) -> list[tuple[str, np.ndarray]]:
+        return self.inner.steps(request)
 
     def save(self, path: Path) -> None:
         Path(path).write_text(json.dumps(self.table), encoding="utf-8")
@@ -356,4 +376,12 @@ class RecordedOracle(_NoStandins):
 
     def crashing(self, request: Request) -> list[str]:
         return list(self._entry(request)["crashing"])
+
+    def steps(self, request: Request) -> list[tuple[str, np.ndarray]]:
+        """The lesson's intermediates of a public check, as the handout recorded them (none in an older one)."""
+        try:
+            recorded = self._entry(request).get("steps", [])
+            return [(str(name), np.asarray(value, dtype=np.float64)) for name, value in recorded]
+        except (NotRecorded, TypeError, ValueError):
+            return []
 

@@ -1,0 +1,277 @@
+"""Where a wrong answer first goes wrong: the step of the lesson's computation, and the student's line.
+
+Pure functions of plain data, in the grader. The evidence is a `Trace` (attnkit/sandbox/tracing.py):
+the numbers the student's code bound, line by line, in the traced second run of a wrong answer. The
+map is the course's: the named steps its mistake model declares (`flaws.step("scale", ...)`), which
+the oracle computes with no mistake on, on the same inputs (`Oracle.steps`). The engine knows no step
+by name.
+
+How a wrong answer is located (docs/diagnosis.md, "How a wrong answer is located"):
+
+1. Each binding is compared with every step, within the course's tolerance, as it is or in the forms
+   students write the same numbers in: transposed, with batch dimensions folded into the rows, with a
+   size-1 dimension kept or dropped, one row or one batch element of it (a loop), or the first rows
+   of it (a loop still filling it). A binding is *right* where it matches a step, *given* where it
+   matches an input (or is an argument), *scaffolding* where it is all zeros (a table a loop fills).
+2. The last right step is the latest step some binding matches; the bindings after the last binding
+   of it that are neither right nor given nor scaffolding are where the code goes wrong; the first of
+   them is the line named.
+3. Its step: the wrong bindings are lined up with the steps after the last right one from the end
+   (the last wrong binding is the last step's wrong value, the one before it the latest earlier step
+   of its shape...), so a student who computes the weights in one built-in call is told "softmax",
+   and one who writes the shift by hand and gets it wrong is told "shift".
+4. A crash: the same, on the bindings before it; where no earlier line went wrong, the line that
+   raised is named, with the shapes its names held (never their numbers).
+
+Trust: the trace comes from the student's process. A binding in a file the grader did not read, on a
+line that holds no statement, or whose numbers do not fit its shape makes the whole trace worthless
+(no location). What it can change is the words of this student's feedback, never a score.
+"""
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from attnkit.config import PACKAGE
+from attnkit.grading.diagnosis import same, shape_text
+from attnkit.grading.results import Location
+from attnkit.sandbox.protocol import Binding, CallRequest, Failure, ModuleRequest, Request, Trace
+
+MAX_SLICES = 64     # rows (or batch elements) of a step a binding is compared with
+MAX_CODE = 200      # characters of a line quoted in the feedback
+
+Step = tuple[str, np.ndarray]
+
+
+@dataclass(frozen=True)
+class Source:
+    """One of the student's files as the grader read it: its lines, and each line's statement."""
+
+    name: str
+    lines: list[str]
+    statements: dict[int, int]   # line -> the first line of the innermost statement holding it
+    def_lines: set[int]           # lines where a function's arguments are bound (def and decorators)
+
+    @classmethod
+    def parse(cls, name: str, text: str) -> Source | None:
+        """None for a file that does not parse (a module that does not compile is located by its SyntaxError)."""
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            return None
+        spans: dict[int, tuple[int, int]] = {}  # line -> (span length, first line) of the innermost statement
+        def_lines: set[int] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                def_lines.add(node.lineno)
+                def_lines.update(d.lineno for d in getattr(node, "decorator_list", []))
+            if not isinstance(node, ast.stmt):
+                continue
+            body = getattr(node, "body", None)
+            last = body[0].lineno - 1 if isinstance(body, list) and body else (node.end_lineno or node.lineno)
+            for line in range(node.lineno, max(last, node.lineno) + 1):
+                if line not in spans or spans[line][0] > last - node.lineno:
+                    spans[line] = (last - node.lineno, node.lineno)
+        return cls(name, text.splitlines(), {line: first for line, (_, first) in spans.items()}, def_lines)
+
+    def code(self, line: int) -> str:
+        return self.lines[line - 1].strip()[:MAX_CODE] if 0 < line <= len(self.lines) else ""
+
+
+@dataclass(frozen=True)
+class Located:
+    """A location, and the words that go with it beyond the contract's fields."""
+
+    location: Location
+    raised: str = ""                       # where a crash raised, when an earlier line is where it goes wrong
+    shapes: str = ""                       # a crash: the shapes the raising line's names held
+    yours: np.ndarray | None = None        # the student's numbers at the wrong step, and the reference's
+    expected: np.ndarray | None = None
+
+
+def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], sources: dict[str, Source],
+           rtol: float, atol: float) -> Located | None:
+    """The first wrong step of a traced wrong answer and the student's line for it, or None."""
+    if not steps or not _believable(trace.bindings, sources):
+        return None
+    bindings = [b for b in trace.bindings if sources[b.file].statements[b.line] not in sources[b.file].def_lines]
+    matched = [_steps_matched(b, steps, rtol, atol) for b in bindings]
+    right = [max(m) if m else -1 for m in matched]
+    last_right = max(right, default=-1)
+    anchor = max((i for i, r in enumerate(right) if r == last_right), default=-1) if last_right >= 0 else -1
+    wrong = [i for i in range(anchor + 1, len(bindings))
+             if not matched[i] and _suspect(bindings[i], inputs, rtol, atol)]
+    crashed = trace.reply if isinstance(trace.reply, Failure) else None
+    if not wrong and crashed is None:
+        return None
+    first_wrong = min(last_right + 1, len(steps) - 1)
+    step = _aligned_step([bindings[i] for i in wrong], steps, first_wrong) if wrong else first_wrong
+    before = steps[last_right][0] if 0 <= last_right < step else None
+    if wrong:
+        culprit = bindings[wrong[0]]
+        where = (culprit.file, sources[culprit.file].statements[culprit.line])
+        yours = culprit.value
+    else:
+        assert crashed is not None
+        raised = _raised_at(crashed, sources)
+        if raised is None:
+            return None
+        where, yours = raised, None
+    source = sources[where[0]]
+    location = Location(where[0], where[1], source.code(where[1]), steps[step][0], before)
+    raised_words, shapes = "", ""
+    if crashed is not None:
+        raised = _raised_at(crashed, sources)
+        if raised is not None and raised != where:
+            raised_words = f"{raised[0]}, line {raised[1]}"
+        if raised is not None:
+            shapes = _shapes_on_line(sources[raised[0]], raised[1], trace.bindings)
+    return Located(location, raised_words, shapes, yours, steps[step][1])
+
+
+# --- trust ------------------------------------------------------------------------------------------
+
+
+def _believable(bindings: Sequence[Binding], sources: dict[str, Source]) -> bool:
+    """Every binding names a file the grader read and a line holding a statement there."""
+    return all(b.file in sources and b.line in sources[b.file].statements for b in bindings)
+
+
+# --- comparing a binding with the steps -------------------------------------------------------------
+
+
+def _steps_matched(binding: Binding, steps: Sequence[Step], rtol: float, atol: float) -> list[int]:
+    value = binding.value
+    if value is None or value.size == 0:
+        return []
+    return [k for k, (_, target) in enumerate(steps) if _matches(value, target, rtol, atol)]
+
+
+def _matches(value: np.ndarray, target: np.ndarray, rtol: float, atol: float) -> bool:
+    """The same numbers, in any of the forms a student's code holds a step in (see the module's docstring)."""
+    if value.size <= 1 < target.size:
+        return False  # one number says too little (a total, a scale): right by chance as often as not
+    return any(same([form], [target], rtol, atol) for form in _forms(value, target.shape)) or \
+        _part_of(value, target, rtol, atol)
+
+
+def _forms(value: np.ndarray, shape: tuple[int, ...]) -> list[np.ndarray]:
+    forms = []
+    if value.shape == shape:
+        forms.append(value)
+    if value.ndim >= 2 and value.shape[:-2] + value.shape[:-3:-1] == shape:
+        forms.append(np.swapaxes(value, -1, -2))
+    if value.size == int(np.prod(shape)) and value.shape != shape and shape:
+        squeezed = tuple(n for n in value.shape if n != 1) == tuple(n for n in shape if n != 1)
+        folded = value.ndim >= 1 and value.shape[-1] == shape[-1]
+        if squeezed or folded:
+            forms.append(value.reshape(shape))
+    return forms
+
+
+def _part_of(value: np.ndarray, target: np.ndarray, rtol: float, atol: float) -> bool:
+    """One row or batch element of the step (a loop's), or its first rows (a table a loop is filling)."""
+    if value.ndim < target.ndim and target.shape[target.ndim - value.ndim:] == value.shape:
+        parts = target.reshape((-1, *value.shape))[:MAX_SLICES]
+        return any(same([value], [part], rtol, atol) for part in parts)
+    if value.ndim == target.ndim and value.ndim >= 1 and value.shape[1:] == target.shape[1:] \
+            and 0 < value.shape[0] < target.shape[0]:
+        return same([value], [target[:value.shape[0]]], rtol, atol)
+    return False
+
+
+def _suspect(binding: Binding, inputs: Sequence[np.ndarray], rtol: float, atol: float) -> bool:
+    """A binding that may be where the code goes wrong: not one number, not an input, not a table of zeros."""
+    if binding.value is None:
+        return bool(binding.shape) and int(np.prod(binding.shape)) > 1
+    value = binding.value
+    if value.size <= 1 or (np.isfinite(value).all() and not value.any()):
+        return False
+    return not any(_matches(value, given, rtol, atol) for given in inputs)
+
+
+def _fits(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
+    size = int(np.prod(shape)) if shape else 1
+    return shape == target or shape[:-2] + shape[:-3:-1] == target or size == int(np.prod(target) if target else 1)
+
+
+def _aligned_step(wrong: Sequence[Binding], steps: Sequence[Step], first_wrong: int) -> int:
+    """The step the first wrong binding computes: wrong bindings lined up with the steps from the end."""
+    position = len(steps)
+    assigned = first_wrong
+    for binding in reversed(wrong):
+        fitting = [k for k in range(first_wrong, position) if _fits(binding.shape, steps[k][1].shape)]
+        if fitting:
+            position = fitting[-1]
+        assigned = position if fitting else first_wrong
+    return max(first_wrong, min(assigned, len(steps) - 1))
+
+
+# --- crashes ----------------------------------------------------------------------------------------
+
+WHERE = re.compile(r"^(?P<file>[^,]+), line (?P<line>\d+)$")
+
+
+def _raised_at(failure: Failure, sources: dict[str, Source]) -> tuple[str, int] | None:
+    found = WHERE.match(failure.where)
+    if found is None or found["file"] not in sources:
+        return None
+    source, line = sources[found["file"]], int(found["line"])
+    return (source.name, source.statements[line]) if line in source.statements else None
+
+
+def _shapes_on_line(source: Source, line: int, bindings: Sequence[Binding]) -> str:
+    """The shapes the names read on a line held when it ran (latest binding of each in that file)."""
+    try:
+        names = [n.id for n in ast.walk(ast.parse(source.code(line).rstrip(":") or "pass"))
+                 if isinstance(n, ast.Name)]
+    except SyntaxError:
+        return ""
+    held = {b.name: b.shape for b in bindings if b.file == source.name}
+    shapes = [f"{name} has shape {shape_text(held[name])}" for name in dict.fromkeys(names)
+              if name in held and len(held[name]) >= 1]
+    note = ""
+    if ".T" in source.code(line) and any(len(held.get(n, ())) > 2 for n in names):
+        note = "; .T on a tensor of more than two dimensions reverses all its dimensions, not the last two"
+    return ", ".join(shapes[:4]) + note if shapes else ""
+
+
+# --- a traced request, as the grader asked it --------------------------------------------------------
+
+MAX_SOURCE_BYTES = 1 << 20
+
+
+def locate_traced(trace: Trace, steps: Sequence[Step], request: Request, package_root: Path,
+                  rtol: float, atol: float) -> Located | None:
+    """Locate a traced wrong answer against the student's files as the grader reads them now."""
+    return locate(trace, steps, request_inputs(request), read_sources(package_root / PACKAGE), rtol, atol)
+
+
+def read_sources(package: Path) -> dict[str, Source]:
+    """The student's modules that parse, by file name (read here, never taken from the student's process)."""
+    sources: dict[str, Source] = {}
+    for path in sorted(package.glob("*.py")) if package.is_dir() else []:
+        try:
+            if path.is_symlink() or path.stat().st_size > MAX_SOURCE_BYTES:
+                continue
+            text = path.read_bytes().decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        source = Source.parse(path.name, text)
+        if source is not None:
+            sources[path.name] = source
+    return sources
+
+
+def request_inputs(request: Request) -> list[np.ndarray]:
+    """The arrays the check gave the student's code: a binding holding one of them is not a step."""
+    if isinstance(request, CallRequest):
+        return [a for a in request.args if isinstance(a, np.ndarray)]
+    if isinstance(request, ModuleRequest):
+        return [*([request.input] if request.input is not None else []), *request.weights.values()]
+    return []
