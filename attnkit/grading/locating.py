@@ -13,7 +13,7 @@ How a wrong answer is located (docs/diagnosis.md, "How a wrong answer is located
    size-1 dimension kept or dropped, one row or one batch element of it (a loop), or the first rows
    of it (a loop still filling it). A binding is *right* where it matches a step, *given* where it
    matches an input (or is an argument), *scaffolding* where it is all zeros (a table a loop fills).
-2. The last right step is the latest step some binding matches; the bindings after the last binding
+2. The last right step is the latest step some binding matches; the bindings after the first binding
    of it that are neither right nor given nor scaffolding are where the code goes wrong; the first of
    them is the line named.
 3. Its step: the wrong bindings are lined up with the steps after the last right one from the end
@@ -56,6 +56,7 @@ class Source:
     lines: list[str]
     statements: dict[int, int]   # line -> the first line of the innermost statement holding it
     def_lines: set[int]           # lines where a function's arguments are bound (def and decorators)
+    ends: dict[int, int]          # a statement's first line -> its last (a compound statement's header)
 
     @classmethod
     def parse(cls, name: str, text: str) -> Source | None:
@@ -65,6 +66,7 @@ class Source:
         except (SyntaxError, ValueError):
             return None
         spans: dict[int, tuple[int, int]] = {}  # line -> (span length, first line) of the innermost statement
+        ends: dict[int, int] = {}
         def_lines: set[int] = set()
         for node in ast.walk(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
@@ -74,13 +76,19 @@ class Source:
                 continue
             body = getattr(node, "body", None)
             last = body[0].lineno - 1 if isinstance(body, list) and body else (node.end_lineno or node.lineno)
+            ends[node.lineno] = max(last, node.lineno)
             for line in range(node.lineno, max(last, node.lineno) + 1):
                 if line not in spans or spans[line][0] > last - node.lineno:
                     spans[line] = (last - node.lineno, node.lineno)
-        return cls(name, text.splitlines(), {line: first for line, (_, first) in spans.items()}, def_lines)
+        return cls(name, text.splitlines(), {line: first for line, (_, first) in spans.items()}, def_lines, ends)
 
     def code(self, line: int) -> str:
         return self.lines[line - 1].strip()[:MAX_CODE] if 0 < line <= len(self.lines) else ""
+
+    def statement(self, line: int) -> str:
+        """The statement starting on `line`, whole where it is simple; a compound one's header as `if x: pass`."""
+        text = "\n".join(self.lines[line - 1:self.ends.get(line, line)]).strip()
+        return text + " pass" if text.endswith(":") else text
 
 
 @dataclass(frozen=True)
@@ -97,18 +105,26 @@ class Located:
 def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], sources: dict[str, Source],
            rtol: float, atol: float) -> Located | None:
     """The first wrong step of a traced wrong answer and the student's line for it, or None."""
-    if not steps or not _believable(trace.bindings, sources):
+    if not _believable(trace.bindings, sources):
+        return None
+    numbers = [value for _, value in steps if value.size == 1]  # a size or a scale: what a scalar should be
+    steps = [(name, value) for name, value in steps if value.size > 1]
+    if not steps:
         return None
     bindings = [b for b in trace.bindings if sources[b.file].statements[b.line] not in sources[b.file].def_lines]
     matched = [_steps_matched(b, steps, rtol, atol) for b in bindings]
     right = [max(m) if m else -1 for m in matched]
     last_right = max(right, default=-1)
-    anchor = max((i for i, r in enumerate(right) if r == last_right), default=-1) if last_right >= 0 else -1
+    anchor = right.index(last_right) if last_right >= 0 else -1  # where the code had got furthest
+    # an alias of an earlier local (`e = shifted`) holding a step already reached is a step left out
     wrong = [i for i in range(anchor + 1, len(bindings))
-             if not matched[i] and _suspect(bindings[i], inputs, rtol, atol)]
+             if (not matched[i] or (bindings[i].alias and not bindings[i].name.startswith("self.")))
+             and _suspect(bindings[i], inputs, rtol, atol)]
     crashed = trace.reply if isinstance(trace.reply, Failure) else None
     if not wrong and crashed is None:
-        return None
+        wrong = _last_return(bindings, anchor)  # a step left out: the answer is an earlier step's numbers
+        if not wrong:
+            return None
     first_wrong = min(last_right + 1, len(steps) - 1)
     step = _aligned_step([bindings[i] for i in wrong], steps, first_wrong) if wrong else first_wrong
     before = steps[last_right][0] if 0 <= last_right < step else None
@@ -116,6 +132,11 @@ def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], so
         culprit = bindings[wrong[0]]
         where = (culprit.file, sources[culprit.file].statements[culprit.line])
         yours = culprit.value
+        for _ in range(3):  # a wrong number, computed from another wrong number...
+            scalar = _wrong_number_read(bindings[:wrong[0]], sources[where[0]], where[1], numbers, rtol, atol)
+            if scalar is None:
+                break
+            where = (scalar.file, sources[scalar.file].statements[scalar.line])
     else:
         assert crashed is not None
         raised = _raised_at(crashed, sources)
@@ -167,11 +188,19 @@ def _forms(value: np.ndarray, shape: tuple[int, ...]) -> list[np.ndarray]:
     if value.ndim >= 2 and value.shape[:-2] + value.shape[:-3:-1] == shape:
         forms.append(np.swapaxes(value, -1, -2))
     if value.size == int(np.prod(shape)) and value.shape != shape and shape:
-        squeezed = tuple(n for n in value.shape if n != 1) == tuple(n for n in shape if n != 1)
-        folded = value.ndim >= 1 and value.shape[-1] == shape[-1]
-        if squeezed or folded:
+        # a size-1 dimension dropped or added in front broadcasts as before; dropped behind it does not (a
+        # sum without keepdim), so those numbers are not the step's, whatever they are
+        padded = _leading_ones_dropped(value.shape) == _leading_ones_dropped(shape)
+        folded = value.ndim >= 2 and value.shape[-1] == shape[-1] and len(shape) > value.ndim
+        if padded or folded:
             forms.append(value.reshape(shape))
     return forms
+
+
+def _leading_ones_dropped(shape: tuple[int, ...]) -> tuple[int, ...]:
+    while shape and shape[0] == 1:
+        shape = shape[1:]
+    return shape
 
 
 def _part_of(value: np.ndarray, target: np.ndarray, rtol: float, atol: float) -> bool:
@@ -195,21 +224,87 @@ def _suspect(binding: Binding, inputs: Sequence[np.ndarray], rtol: float, atol: 
     return not any(_matches(value, given, rtol, atol) for given in inputs)
 
 
-def _fits(shape: tuple[int, ...], target: tuple[int, ...]) -> bool:
-    size = int(np.prod(shape)) if shape else 1
-    return shape == target or shape[:-2] + shape[:-3:-1] == target or size == int(np.prod(target) if target else 1)
+def _fit(shape: tuple[int, ...], target: tuple[int, ...]) -> int:
+    """How well a binding's shape says it holds a step: 2 its shape (transposed, a size-1 dimension kept or
+    dropped, batches folded), 1 a part of it (a row), 0 not at all."""
+    squeezed = tuple(n for n in shape if n != 1) == tuple(n for n in target if n != 1)
+    folded = len(shape) >= 2 and len(target) > len(shape) and shape[-1] == target[-1] and \
+        int(np.prod(shape)) == int(np.prod(target))
+    if shape == target or shape[:-2] + shape[:-3:-1] == target or squeezed or folded:
+        return 2
+    return 1 if _part_shape(shape, target) else 0
 
 
 def _aligned_step(wrong: Sequence[Binding], steps: Sequence[Step], first_wrong: int) -> int:
-    """The step the first wrong binding computes: wrong bindings lined up with the steps from the end."""
+    """The step the first wrong binding computes: wrong bindings lined up with the steps from the end.
+
+    A binding holding the numbers of the one after it (`return weights`, a helper's answer bound by its
+    caller) is the same step; so is a part of it (a row a loop builds it from)."""
     position = len(steps)
     assigned = first_wrong
+    later: Binding | None = None
     for binding in reversed(wrong):
-        fitting = [k for k in range(first_wrong, position) if _fits(binding.shape, steps[k][1].shape)]
-        if fitting:
-            position = fitting[-1]
-        assigned = position if fitting else first_wrong
+        if later is not None and _same_numbers(binding, later):
+            continue
+        part = later is not None and _part_shape(binding.shape, later.shape)
+        end = min(position + 1, len(steps)) if part else position
+        fits = {k: 1 if part and k == position else _fit(binding.shape, steps[k][1].shape)
+                for k in range(first_wrong, end)}
+        best = max(fits.values(), default=0)
+        if best:
+            position = max(k for k, fit in fits.items() if fit == best)
+        assigned = position if best else first_wrong
+        later = binding
     return max(first_wrong, min(assigned, len(steps) - 1))
+
+
+def _same_numbers(a: Binding, b: Binding) -> bool:
+    return a.value is not None and b.value is not None and a.value.shape == b.value.shape and \
+        bool(np.array_equal(a.value, b.value, equal_nan=True))
+
+
+def _part_shape(shape: tuple[int, ...], whole: tuple[int, ...]) -> bool:
+    return len(shape) < len(whole) and whole[len(whole) - len(shape):] == shape
+
+
+def _last_return(bindings: Sequence[Binding], anchor: int) -> list[int]:
+    """The last value returned, where it repeats a step already reached: the steps after it are missing."""
+    returns = [i for i in range(anchor, len(bindings)) if i >= 0 and bindings[i].name.startswith("return")]
+    return returns[-1:]
+
+
+def _wrong_number_read(earlier: Sequence[Binding], source: Source, line: int, numbers: Sequence[np.ndarray],
+                       rtol: float, atol: float) -> Binding | None:
+    """A number the wrong line reads (`d_k`, `scale`) that is none of the numbers the course declares (nor
+    one over one): the line that computed it is where the code goes wrong. None where the course declares
+    no numbers, so a size the course says nothing of is never blamed."""
+    if not numbers:
+        return None
+    for name in _names_read(source, line):
+        held = next((b for b in reversed(earlier) if b.name == name and b.file == source.name
+                     and source.statements[b.line] != line), None)
+        if held is None or held.value is None or held.value.size != 1:
+            continue
+        value = float(held.value.reshape(()))
+        known = [float(n.reshape(())) for n in numbers]
+        if not any(np.isclose(value, n, rtol, atol) or (value and np.isclose(1 / value, n, rtol, atol)) for n in known):
+            return held
+    return None
+
+
+def _names_read(source: Source, line: int) -> list[str]:
+    """The names a statement reads, in order (its first line, where it does not parse whole)."""
+    try:
+        tree = ast.parse(source.statement(line))
+    except SyntaxError:
+        return []
+    names = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            names.append(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+            names.append(f"self.{node.attr}")
+    return list(dict.fromkeys(names))
 
 
 # --- crashes ----------------------------------------------------------------------------------------
@@ -227,11 +322,7 @@ def _raised_at(failure: Failure, sources: dict[str, Source]) -> tuple[str, int] 
 
 def _shapes_on_line(source: Source, line: int, bindings: Sequence[Binding]) -> str:
     """The shapes the names read on a line held when it ran (latest binding of each in that file)."""
-    try:
-        names = [n.id for n in ast.walk(ast.parse(source.code(line).rstrip(":") or "pass"))
-                 if isinstance(n, ast.Name)]
-    except SyntaxError:
-        return ""
+    names = _names_read(source, line)
     held = {b.name: b.shape for b in bindings if b.file == source.name}
     shapes = [f"{name} has shape {shape_text(held[name])}" for name in dict.fromkeys(names)
               if name in held and len(held[name]) >= 1]

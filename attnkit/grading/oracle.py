@@ -201,7 +201,8 @@ class ReferenceOracle:
         model = self._model(request)
         if model is None:
             return []
-        return [(name, as_values(value)[0]) for name, value in reference_steps(model, model_arguments(request))]
+        return [(name, np.asarray(value, dtype=np.float64) if isinstance(value, (int, float)) else as_values(value)[0])
+                for name, value in reference_steps(model, model_arguments(request))]
 
     def _raising(self, request: CallRequest | ModuleRequest) -> list[str]:
         model = self._model(request)

@@ -240,7 +240,8 @@ class Binding:
     line: int
     name: str
     shape: tuple[int, ...]
-    value: np.ndarray | None = None
+    value: np.ndarray | None = None  # a number travels as an array of one (arrays travel at least 1-D)
+    alias: str = ""  # the local that already held this very object (`e = shifted`), if one did
 
 
 @dataclass(frozen=True)
@@ -540,7 +541,7 @@ def _check_semantics(message: Any) -> None:
         _check_semantics(message.reply)
         for binding in message.bindings:
             if binding.line < 1 or any(n < 0 for n in binding.shape) or len(binding.shape) > MAX_DIMENSIONS or (
-                    binding.value is not None and binding.value.shape != binding.shape):
+                    binding.value is not None and binding.value.size != math.prod(binding.shape)):
                 raise ProtocolError("Binding: a line or shape that is not one")
     if isinstance(message, Answer):
         for returned in ([message.returned] if message.returned else []) + list(message.constants.values()):

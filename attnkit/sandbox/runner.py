@@ -231,8 +231,8 @@ class SandboxedSubmission:
             if process.requests_w in selector.get_map():  # left unsent: the process is killed at once
                 selector.unregister(process.requests_w)
 
-    def _answer_standin(self, call: StandinCall, request: protocol.Request | protocol.TraceRequest, on_standin: StandinHandler | None,
-                        count: int) -> StandinAnswer:
+    def _answer_standin(self, call: StandinCall, request: protocol.Request | protocol.TraceRequest,
+                        on_standin: StandinHandler | None, count: int) -> StandinAnswer:
         """The grader's numbers for a stand-in call the request allowed; any other call is malformed."""
         standins = getattr(request, "standins", ())
         if on_standin is None or not 0 <= call.standin < len(standins):

@@ -4,7 +4,8 @@ Runs inside the sandbox. `traced` runs one request under `sys.settrace`, limited
 lives in the student's package folder (every other frame is not traced at all, so torch and the
 kit run at full speed). After each line of the student's code, the frame's locals are compared with
 what they held before it: each name that now holds another tensor, array, float or list of numbers
-(or the same tensor changed in place) is one `Binding`, on the line that just ran; a returned value
+(or the same tensor changed in place, or an int: a size a scale is computed from) is one `Binding`,
+on the line that just ran; a returned value
 is bound to `return` on the line that returned it; a function's arguments are bound on its `def`
 line when it is called.
 
@@ -31,6 +32,7 @@ from attnkit.sandbox.protocol import Binding
 MAX_LINES = 200_000      # line events traced in one run: a loop over every number stops being followed
 MAX_REPEATS = 4          # bindings kept of one name on one line (a loop's first few, then its latest)
 MAX_LIST_ITEMS = 4096    # a list of numbers larger than this is not read (reading it costs the student's time)
+MAX_ATTRIBUTES = 64      # attributes of a frame's `self` looked at
 
 Key = tuple[int, int]    # what a local held: the object's id, and a tensor's version (changed in place)
 
@@ -58,7 +60,9 @@ class Tracer:
         try:
             self._held[frame] = {}
             self._line[frame] = frame.f_lineno
-            self._record_changes(frame)  # the arguments, on the def line
+            # a function's arguments, on its def line; a comprehension's or lambda's (the names it reads
+            # from around it) are not bindings of its line
+            self._record_changes(frame, silently=frame.f_code.co_name.startswith("<"))
         except Exception:
             self.complete = False
         return self.on_event
@@ -95,21 +99,36 @@ class Tracer:
 
     # --- what changed ---------------------------------------------------------------------------------
 
-    def _record_changes(self, frame: FrameType) -> None:
+    def _record_changes(self, frame: FrameType, silently: bool = False) -> None:
         held = self._held.setdefault(frame, {})
-        for name, value in list(frame.f_locals.items()):
+        for name, value in self._locals(frame):
             key = self._key(value)
             if key is None or held.get(name) == key:
                 continue
+            alias = next((other for other, known in held.items() if known == key and other != name), "") \
+                if type(value) is not int else ""
             held[name] = key
-            self._add(frame, name, value)
+            if not silently:
+                self._add(frame, name, value, alias)
+
+    def _locals(self, frame: FrameType) -> list[tuple[str, Any]]:
+        """The frame's locals, and the plain attributes and buffers of its `self` (`self.scale`): a class
+        keeps its numbers there."""
+        names = list(frame.f_locals.items())
+        owner = frame.f_locals.get("self")
+        attributes = getattr(owner, "__dict__", None) if owner is not None else None
+        if type(attributes) is dict:
+            buffers = attributes.get("_buffers")
+            plain = [*attributes.items(), *(buffers.items() if type(buffers) is dict else ())]
+            names += [(f"self.{key}", value) for key, value in plain[:MAX_ATTRIBUTES] if type(key) is str]
+        return names
 
     def _key(self, value: Any) -> Key | None:
         """What identifies a value worth recording, or None for one that is not (ints, modules, functions)."""
         torch = self._torch
         if torch is not None and isinstance(value, torch.Tensor):
             return id(value), int(torch.Tensor._version.__get__(value))
-        if isinstance(value, np.ndarray) or type(value) is float:
+        if isinstance(value, np.ndarray) or type(value) in (float, int):
             return id(value), 0
         if type(value) in (list, tuple) and value and _numbers_only(value):
             return id(value), len(value)
@@ -123,7 +142,7 @@ class Tracer:
         else:
             self._add(frame, "return", value)
 
-    def _add(self, frame: FrameType, name: str, value: Any) -> None:
+    def _add(self, frame: FrameType, name: str, value: Any, alias: str = "") -> None:
         if self._key(value) is None:
             return
         if len(self.bindings) >= self.max_bindings:
@@ -134,7 +153,7 @@ class Tracer:
         seen = self._repeats.get(site, 0)
         self._repeats[site] = seen + 1
         shape, numbers = self._numbers(value)
-        binding = Binding(file, line, name[:100], shape, numbers)
+        binding = Binding(file, line, name[:100], shape, numbers, alias[:100])
         if seen >= MAX_REPEATS:  # a loop's latest binding replaces its last one kept
             for index in range(len(self.bindings) - 1, -1, -1):
                 if (self.bindings[index].file, self.bindings[index].line, self.bindings[index].name) == site:
