@@ -112,7 +112,7 @@ def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], so
     if not steps:
         return None
     bindings = [b for b in trace.bindings if sources[b.file].statements[b.line] not in sources[b.file].def_lines]
-    matched = [_steps_matched(b, steps, rtol, atol) for b in bindings]
+    matched = _discount_parts(bindings, [_steps_matched(b, steps, rtol, atol) for b in bindings])
     right = [max(m) if m else -1 for m in matched]
     last_right = max(right, default=-1)
     anchor = right.index(last_right) if last_right >= 0 else -1  # where the code had got furthest
@@ -126,7 +126,7 @@ def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], so
         if not wrong:
             return None
     first_wrong = min(last_right + 1, len(steps) - 1)
-    step = _aligned_step([bindings[i] for i in wrong], steps, first_wrong) if wrong else first_wrong
+    step = _aligned_step(_by_site([bindings[i] for i in wrong]), steps, first_wrong) if wrong else first_wrong
     before = steps[last_right][0] if 0 <= last_right < step else None
     if wrong:
         culprit = bindings[wrong[0]]
@@ -166,19 +166,36 @@ def _believable(bindings: Sequence[Binding], sources: dict[str, Source]) -> bool
 # --- comparing a binding with the steps -------------------------------------------------------------
 
 
-def _steps_matched(binding: Binding, steps: Sequence[Step], rtol: float, atol: float) -> list[int]:
+def _steps_matched(binding: Binding, steps: Sequence[Step], rtol: float, atol: float) -> dict[int, int]:
+    """Each step the binding holds: 2 whole (in some form), 1 a part of it."""
     value = binding.value
     if value is None or value.size == 0:
-        return []
-    return [k for k, (_, target) in enumerate(steps) if _matches(value, target, rtol, atol)]
+        return {}
+    found = {k: _match(value, target, rtol, atol) for k, (_, target) in enumerate(steps)}
+    return {k: how for k, how in found.items() if how}
+
+
+def _discount_parts(bindings: Sequence[Binding], matched: list[dict[int, int]]) -> list[dict[int, int]]:
+    """A row that matches a step (a symmetric row of the lesson's example) is no evidence where another
+    row bound on the same line under the same name matches nothing: that line computes a wrong step."""
+    wrong_sites = {(b.file, b.line, b.name) for b, found in zip(bindings, matched)
+                   if not found and b.value is not None and b.value.size > 1}
+    return [{k: how for k, how in found.items() if how == 2 or (b.file, b.line, b.name) not in wrong_sites}
+            for b, found in zip(bindings, matched)]
 
 
 def _matches(value: np.ndarray, target: np.ndarray, rtol: float, atol: float) -> bool:
-    """The same numbers, in any of the forms a student's code holds a step in (see the module's docstring)."""
+    return bool(_match(value, target, rtol, atol))
+
+
+def _match(value: np.ndarray, target: np.ndarray, rtol: float, atol: float) -> int:
+    """The same numbers, in any of the forms a student's code holds a step in (see the module's docstring):
+    2 the whole of it, 1 a part, 0 not."""
     if value.size <= 1 < target.size:
-        return False  # one number says too little (a total, a scale): right by chance as often as not
-    return any(same([form], [target], rtol, atol) for form in _forms(value, target.shape)) or \
-        _part_of(value, target, rtol, atol)
+        return 0  # one number says too little (a total, a scale): right by chance as often as not
+    if any(same([form], [target], rtol, atol) for form in _forms(value, target.shape)):
+        return 2
+    return 1 if _part_of(value, target, rtol, atol) else 0
 
 
 def _forms(value: np.ndarray, shape: tuple[int, ...]) -> list[np.ndarray]:
@@ -238,13 +255,16 @@ def _fit(shape: tuple[int, ...], target: tuple[int, ...]) -> int:
 def _aligned_step(wrong: Sequence[Binding], steps: Sequence[Step], first_wrong: int) -> int:
     """The step the first wrong binding computes: wrong bindings lined up with the steps from the end.
 
-    A binding holding the numbers of the one after it (`return weights`, a helper's answer bound by its
-    caller) is the same step; so is a part of it (a row a loop builds it from)."""
+    A binding holding the numbers of a later one (`return weights`, a helper's answer bound by its
+    caller) is the same step; so is a part of the one after it (a row a loop builds it from)."""
     position = len(steps)
-    assigned = first_wrong
+    assigned: dict[int, int] = {}
     later: Binding | None = None
-    for binding in reversed(wrong):
-        if later is not None and _same_numbers(binding, later):
+    for index in reversed(range(len(wrong))):
+        binding = wrong[index]
+        twin = next((j for j in assigned if _same_numbers(binding, wrong[j])), None)
+        if twin is not None:
+            assigned[index] = assigned[twin]
             continue
         part = later is not None and _part_shape(binding.shape, later.shape)
         end = min(position + 1, len(steps)) if part else position
@@ -253,14 +273,23 @@ def _aligned_step(wrong: Sequence[Binding], steps: Sequence[Step], first_wrong: 
         best = max(fits.values(), default=0)
         if best:
             position = max(k for k, fit in fits.items() if fit == best)
-        assigned = position if best else first_wrong
+        assigned[index] = position if best else first_wrong
         later = binding
-    return max(first_wrong, min(assigned, len(steps) - 1))
+    return max(first_wrong, min(assigned[0], len(steps) - 1))
+
+
+def _by_site(bindings: Sequence[Binding]) -> list[Binding]:
+    """One binding a site (file, line, name), in the order the sites were first bound: each loop's latest."""
+    latest: dict[tuple[str, int, str], Binding] = {}
+    for binding in bindings:
+        latest.setdefault((binding.file, binding.line, binding.name), binding)
+        latest[(binding.file, binding.line, binding.name)] = binding
+    return list(latest.values())
 
 
 def _same_numbers(a: Binding, b: Binding) -> bool:
     return a.value is not None and b.value is not None and a.value.shape == b.value.shape and \
-        bool(np.array_equal(a.value, b.value, equal_nan=True))
+        bool(np.allclose(a.value, b.value, rtol=1e-5, atol=1e-7, equal_nan=True))  # float32 and float64 alike
 
 
 def _part_shape(shape: tuple[int, ...], whole: tuple[int, ...]) -> bool:
