@@ -15,7 +15,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from kit import COURSE, REPO, reference_submission
 
 from attnkit.config import load_course
 from attnkit.grading.feedback import location_feedback
@@ -23,8 +22,9 @@ from attnkit.grading.locating import Located, Source, locate, locate_traced
 from attnkit.grading.results import CheckResult, Location, ResultError
 from attnkit.grading.session import make_oracle
 from attnkit.sandbox import protocol
-from attnkit.sandbox.protocol import Answer, Binding, CallRequest, Failure, Trace, TraceRequest
+from attnkit.sandbox.protocol import Answer, Binding, Failure, Trace, TraceRequest
 from attnkit.sandbox.tracing import traced
+from kit import COURSE, REPO, reference_submission
 
 CASES = sorted(p for p in (REPO / "tests" / "locating").iterdir() if p.is_dir())
 SOFTMAX = '''import torch
@@ -253,7 +253,6 @@ def oracle():
 def traced_location(root: Path, module: str, oracle) -> Located | None:
     """The probe questions of the module's exercise (tests/mutants.py), the first wrong one located."""
     import mutants
-
     from attnkit.sandbox.runner import SandboxedSubmission
 
     with SandboxedSubmission(root) as sandbox:
