@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from attnkit.grading.diagnosis import layout, reference_values, same
+from attnkit.grading.diagnosis import explanations, layout, reference_values, same
 from attnkit.grading.locating import Source, locate_traced
 from attnkit.grading.session import make_oracle
 from attnkit.sandbox.protocol import Answer, CallRequest, ModuleRequest, Request, TraceRequest
@@ -167,7 +167,11 @@ def judge(mutant: Mutant, workdir: Path, oracle=None) -> Outcome:
             if isinstance(reply, Answer) and _right(reply, reference):
                 continue
             trace = sandbox.trace(TraceRequest(request))
-            located = locate_traced(trace, oracle.steps(request), request, root, 1e-3, 1e-5) if trace else None
+            mistakes = _explained(reply, reference, request, oracle)
+            runs = {subset: oracle.flawed_steps(request, subset)
+                    for subset in [mistakes, *[tuple(m for m in mistakes if m != left) for left in mistakes]] if subset}
+            located = locate_traced(trace, oracle.steps(request), request, root, 1e-3, 1e-5, mistakes, runs) \
+                if trace else None
             if located is None:
                 return Outcome(mutant, "none")
             where = located.location
@@ -186,6 +190,22 @@ def judge(mutant: Mutant, workdir: Path, oracle=None) -> Outcome:
                     goes_wrong.add((diverging.file, _statement_start(source_lines, diverging.line)))
             return Outcome(mutant, "at-line" if (where.file, where.line) in goes_wrong else "other-line", text)
     return Outcome(mutant, "equivalent")
+
+
+def _explained(reply, reference: Answer, request: Request, oracle) -> tuple[str, ...]:
+    """The one configuration of catalogued mistakes whose numbers the answer has, as the grader finds it."""
+    if not isinstance(reply, Answer) or reply.returned is None:
+        return ()
+    count = len(reference.returned.items)
+    names = ["result"] if reference.returned.kind == "array" else [f"r{i}" for i in range(count)]
+    values = layout(reply.returned, reference.returned, names)
+    if isinstance(values, str):
+        return ()
+    for size in (1, 2):
+        found = explanations(values, oracle.candidates(request, size), 1e-3, 1e-5)
+        if found:
+            return found[0] if len(found) == 1 else ()
+    return ()
 
 
 def _package(root: Path, files: dict[str, str]) -> Path:

@@ -468,8 +468,19 @@ class Attempt:
         trace = self._run_with_standins(request, keep=True, send=traced) if self._ran_with_standins \
             else traced(self._recorded(request))
         if isinstance(trace, Trace):
-            self.record.located = locate_traced(trace, self.oracle.steps(request), request,
-                                                self.sandbox.package_root, self.context.rtol, self.context.atol)
+            mistakes = self._catalogued(request)
+            runs = {subset: self.oracle.flawed_steps(request, subset)
+                    for subset in [mistakes, *[tuple(m for m in mistakes if m != left) for left in mistakes]] if subset}
+            self.record.located = locate_traced(trace, self.oracle.steps(request), request, self.sandbox.package_root,
+                                                self.context.rtol, self.context.atol, mistakes, runs)
+
+    def _catalogued(self, request: Request) -> tuple[str, ...]:
+        """The catalogued mistakes the check's last finding names without doubt (each is then placed too)."""
+        generic = {"wrong-values", "wrong-shape", "not-finite", "hard-coded", "crash", "mutates-input", "wrong-type"}
+        finding = self.record.findings[-1] if self.record.findings else None
+        if finding is None or len(finding.explanations) != 1 or finding.proven_only:
+            return ()
+        return tuple(m for m in finding.explanations[0] if m not in generic and m in self.context.catalogue)
 
     def _run_with_standins(self, request: Request, keep: bool = False, send: Any = None) -> Reply:
         """The student's own code, with correct stand-ins for the exercises it builds on (`send`: how the

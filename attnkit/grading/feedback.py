@@ -92,6 +92,11 @@ def location_feedback(located: Located | None, mode: str, public: bool) -> tuple
             sentence += f" It raised later, on {located.raised}, because of it."
     if located.shapes:
         sentence += f" On the line that raised, {located.shapes}."
+    if mode == "line":
+        placed = [f"{mistake} on {file}, line {line}: `{code}`" for mistake, file, line, code in located.mistakes
+                  if len(located.mistakes) > 1 or (file, line) != (found.file, found.line)]
+        if placed:
+            sentence += f" {'; '.join(placed)}."
     if public and located.yours is not None and located.expected is not None \
             and 1 < located.yours.size <= MAX_SHOWN_NUMBERS and located.expected.size <= MAX_SHOWN_NUMBERS:
         sentence += f" At that step on this check's numbers, yours: {_numbers(located.yours)}; " \

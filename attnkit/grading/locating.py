@@ -23,6 +23,11 @@ How a wrong answer is located (docs/diagnosis.md, "How a wrong answer is located
 4. A crash: the same, on the bindings before it; where no earlier line went wrong, the line that
    raised is named, with the shapes its names held (never their numbers).
 
+A catalogued mistake is also placed on its own (`mistake_lines`): the course's model run with the
+mistake on parts from the reference at some step; the student's binding of those flawed numbers is the
+mistake's line. With two mistakes, each is the step where the run with both parts from the run
+with the other alone, so each gets its own line.
+
 Trust: the trace comes from the student's process. A binding in a file the grader did not read, on a
 line that holds no statement, or whose numbers do not fit its shape makes the whole trace worthless
 (no location). What it can change is the words of this student's feedback, never a score.
@@ -31,8 +36,8 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -40,8 +45,9 @@ import numpy as np
 from attnkit.config import PACKAGE
 from attnkit.grading.diagnosis import same, shape_text
 from attnkit.grading.results import Location
-from attnkit.sandbox.protocol import Binding, CallRequest, Failure, ModuleRequest, Request, Trace
+from attnkit.sandbox.protocol import Answer, Binding, CallRequest, Failure, ModuleRequest, Request, Trace
 
+FlawedRun = tuple[list[np.ndarray], list[tuple[str, np.ndarray]]]  # a flawed model's answer, and its steps
 MAX_SLICES = 64     # rows (or batch elements) of a step a binding is compared with
 MAX_CODE = 200      # characters of a line quoted in the feedback
 
@@ -100,6 +106,7 @@ class Located:
     shapes: str = ""                       # a crash: the shapes the raising line's names held
     yours: np.ndarray | None = None        # the student's numbers at the wrong step, and the reference's
     expected: np.ndarray | None = None
+    mistakes: tuple[tuple[str, str, int, str], ...] = ()  # (mistake, file, line, code): each named mistake's line
 
 
 def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], sources: dict[str, Source],
@@ -366,10 +373,21 @@ def _shapes_on_line(source: Source, line: int, bindings: Sequence[Binding]) -> s
 MAX_SOURCE_BYTES = 1 << 20
 
 
-def locate_traced(trace: Trace, steps: Sequence[Step], request: Request, package_root: Path,
-                  rtol: float, atol: float) -> Located | None:
-    """Locate a traced wrong answer against the student's files as the grader reads them now."""
-    return locate(trace, steps, request_inputs(request), read_sources(package_root / PACKAGE), rtol, atol)
+def locate_traced(trace: Trace, steps: Sequence[Step], request: Request, package_root: Path, rtol: float,
+                  atol: float, mistakes: tuple[str, ...] = (),
+                  runs: Mapping[tuple[str, ...], Sequence[FlawedRun]] | None = None) -> Located | None:
+    """Locate a traced wrong answer against the student's files as the grader reads them now; with the
+    catalogued `mistakes` named for it and the model's `runs` with them on (and each left out), each too."""
+    sources = read_sources(package_root / PACKAGE)
+    found = locate(trace, steps, request_inputs(request), sources, rtol, atol)
+    lines = mistake_lines(trace, steps, runs or {}, mistakes, sources, rtol, atol) if mistakes else {}
+    placed = tuple((m, file, line, sources[file].code(line)) for m, (file, line, _) in lines.items())
+    if found is None and lines:
+        mistake, (file, line, step) = next(iter(lines.items()))
+        names = [name for name, value in steps if value.size > 1]
+        before = names[names.index(step) - 1] if step in names and names.index(step) > 0 else None
+        return Located(Location(file, line, sources[file].code(line), step, before), mistakes=placed)
+    return replace(found, mistakes=placed) if found is not None else None
 
 
 def read_sources(package: Path) -> dict[str, Source]:
@@ -395,3 +413,89 @@ def request_inputs(request: Request) -> list[np.ndarray]:
     if isinstance(request, ModuleRequest):
         return [*([request.input] if request.input is not None else []), *request.weights.values()]
     return []
+
+
+# --- catalogued mistakes: each at its own line ------------------------------------------------------
+
+
+def mistake_lines(trace: Trace, steps: Sequence[Step], runs: Mapping[tuple[str, ...], Sequence[FlawedRun]],
+                  mistakes: tuple[str, ...], sources: dict[str, Source], rtol: float,
+                  atol: float) -> dict[str, tuple[str, int, str]]:
+    """Where each of the named mistakes is made: mistake -> (file, line, step).
+
+    `runs` holds the model's runs with the mistakes on and with each left out (the reference for one
+    mistake). A mistake's step is the first where the run with all of them on parts from the run without
+    it; its line, the student's last binding of that step's flawed numbers before the next flawed step's.
+    """
+    if not _believable(trace.bindings, sources):
+        return {}
+    answer = _returned_arrays(trace.reply)
+    whole = _best_run(runs.get(mistakes, ()), trace.bindings, steps, answer, rtol, atol)
+    if whole is None:
+        return {}
+    found: dict[str, tuple[str, int, str]] = {}
+    for mistake in mistakes:
+        others = tuple(m for m in mistakes if m != mistake)
+        without = list(steps) if not others else _best_run(runs.get(others, ()), trace.bindings, steps, None,
+                                                           rtol, atol)
+        if without is None:
+            continue
+        at = _parting_step(whole, without, rtol, atol)
+        if at is None:
+            continue
+        binding = _binding_of(trace.bindings, whole, at, rtol, atol)
+        if binding is not None:
+            found[mistake] = (binding.file, sources[binding.file].statements[binding.line], whole[at][0])
+    return found
+
+
+def _best_run(runs: Sequence[FlawedRun], bindings: Sequence[Binding], steps: Sequence[Step],
+              answer: list[np.ndarray] | None, rtol: float, atol: float) -> list[Step] | None:
+    """The spelling that gives the student's answer and parts from the reference latest (a harmless
+    variant, such as where the max is taken, is the reference's own wherever it can be), then whose
+    steps the student's bindings hold most of."""
+    giving = [run for run in runs if answer is None or same(list(run[0]), answer, rtol, atol)] or list(runs)
+    best, score = None, (-1, -1)
+    for _, run in giving:
+        tensors = [(name, value) for name, value in run if value.size > 1]
+        held = sum(any(b.value is not None and _match(b.value, value, rtol, atol) == 2 for b in bindings)
+                   for _, value in tensors)
+        parting = _parting_step(tensors, steps, rtol, atol)
+        rank = (len(tensors) if parting is None else parting, held)
+        if rank > score:
+            best, score = tensors, rank
+    return best
+
+
+def _returned_arrays(reply: Answer | Failure) -> list[np.ndarray] | None:
+    """What the traced run returned, as arrays (None where it is not arrays)."""
+    returned = reply.returned if isinstance(reply, Answer) else None
+    if returned is None:
+        return None
+    if returned.kind == "array" and returned.array is not None:
+        return [returned.array]
+    if returned.kind == "sequence" and all(item.kind == "array" and item.array is not None for item in returned.items):
+        return [item.array for item in returned.items if item.array is not None]
+    return None
+
+
+def _parting_step(run: Sequence[Step], other: Sequence[Step], rtol: float, atol: float) -> int | None:
+    """The first step of `run` whose numbers are not the same step's in `other`."""
+    known = dict(reversed([(name, value) for name, value in other if value.size > 1]))
+    for index, (name, value) in enumerate(run):
+        if name not in known or not _matches(value, known[name], rtol, atol):
+            return index
+    return None
+
+
+def _binding_of(bindings: Sequence[Binding], run: Sequence[Step], at: int, rtol: float,
+                atol: float) -> Binding | None:
+    """The student's last binding of step `at`'s flawed numbers before one of a later flawed step's."""
+    target = run[at][1]
+    hits = [i for i, b in enumerate(bindings) if b.value is not None and _match(b.value, target, rtol, atol) == 2]
+    later = [i for i, b in enumerate(bindings) if b.value is not None and not _matches(b.value, target, rtol, atol)
+             and any(_match(b.value, value, rtol, atol) == 2 for _, value in run[at + 1:])]
+    if not hits:
+        return None
+    before = [i for i in hits if not later or i < later[0]]
+    return bindings[before[-1] if before else hits[0]]

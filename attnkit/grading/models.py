@@ -160,6 +160,23 @@ def reference_steps(model: Model, args: Sequence[Any]) -> list[tuple[str, Any]]:
     return flaws.steps
 
 
+def flawed_steps(model: Model, active: frozenset[str],
+                 args: Sequence[Any]) -> Iterator[tuple[Any, list[tuple[str, Any]]]]:
+    """Each spelling of the active mistakes: its answer and the steps it declared on the way."""
+    choices: list[int] | None = []
+    for _ in range(MAX_SPELLINGS):
+        flaws = Flaws(active, choices or ())
+        try:
+            answer = model(flaws, *args)
+        except Exception:  # a spelling that cannot run on these shapes has no steps to show
+            answer = None
+        if flaws.used and answer is not None:
+            yield answer, flaws.steps
+        choices = flaws.next_choices()
+        if choices is None:
+            return
+
+
 def raising(model: Model, args: Sequence[Any]) -> list[str]:
     """The mistakes with a spelling that cannot run on these arguments (where the correct model can)."""
     found = []
