@@ -154,8 +154,11 @@ def test_the_course_decides_how_much_of_the_location_is_shown(mode):
     if mode == "off":
         assert (location, words) == (None, "")
         return
-    assert location is not None and location.step == "totals" and "the totals step" in words
-    assert (location.line is None) == (mode == "step") and ("line 7" in words) == (mode == "line")
+    assert location is not None and location.step == "totals"
+    described = location.describe()
+    assert "he totals step; the powers step before it was still right" in described
+    assert (location.line is None) == (mode == "step") and ("line 7: `total = exps.sum(dim=0)`" in described) == \
+        (mode == "line")
 
 
 def test_the_lesson_numbers_are_shown_on_public_checks_only():

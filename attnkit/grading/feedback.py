@@ -72,7 +72,8 @@ MAX_SHOWN_NUMBERS = 12  # the lesson's numbers at a step are shown where they ar
 
 
 def location_feedback(located: Located | None, mode: str, public: bool) -> tuple[Location | None, str]:
-    """The check's `location` as the course shows it (`[feedback] locate`), and the sentence that says it.
+    """The check's `location` as the course shows it (`[feedback] locate`), and the words that go with it
+    in its message (each route shows the location itself, `Location.describe`).
 
     The lesson's numbers at the wrong step are shown beside the student's on public checks only (whose
     inputs are the lesson's, printed in the lesson itself), never a hidden check's.
@@ -80,14 +81,11 @@ def location_feedback(located: Located | None, mode: str, public: bool) -> tuple
     if located is None or mode == "off":
         return None, ""
     found = located.location
-    step = f"the {found.step} step"
-    before = f"; the {found.last_right} step before it was still right" if found.last_right else ""
+    sentence = ""
     if mode == "step":
         location = replace(found, file=None, line=None, code=None)
-        sentence = f"Where it goes wrong: {step}{before}."
     else:
         location = found
-        sentence = f"Where it goes wrong: {found.file}, line {found.line}: `{found.code}` ({step}{before})."
         if located.raised:
             sentence += f" It raised later, on {located.raised}, because of it."
     if located.shapes:
@@ -97,6 +95,7 @@ def location_feedback(located: Located | None, mode: str, public: bool) -> tuple
                   if len(located.mistakes) > 1 or (file, line) != (found.file, found.line)]
         if placed:
             sentence += f" {'; '.join(placed)}."
+    sentence = sentence.strip()
     if public and located.yours is not None and located.expected is not None \
             and 1 < located.yours.size <= MAX_SHOWN_NUMBERS and located.expected.size <= MAX_SHOWN_NUMBERS:
         sentence += f" At that step on this check's numbers, yours: {_numbers(located.yours)}; " \

@@ -33,6 +33,18 @@ class Location:
     step: str
     last_right: str | None
 
+    @property
+    def steps_words(self) -> str:
+        """"the softmax step; the scale step before it was still right"."""
+        before = f"; the {self.last_right} step before it was still right" if self.last_right else ""
+        return f"the {self.step} step{before}"
+
+    def describe(self) -> str:
+        """Where it goes wrong, in plain text: `attnkit check`, Gradescope's and nbgrader's output."""
+        if self.file is None or self.line is None:
+            return self.steps_words[0].upper() + self.steps_words[1:] + "."
+        return f"{self.file}, line {self.line}: `{self.code}` ({self.steps_words})."
+
     def to_json(self) -> dict[str, Any]:
         return {"file": self.file, "line": self.line, "code": self.code, "step": self.step,
                 "last_right": self.last_right}
