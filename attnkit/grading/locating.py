@@ -382,11 +382,13 @@ def locate_traced(trace: Trace, steps: Sequence[Step], request: Request, package
     found = locate(trace, steps, request_inputs(request), sources, rtol, atol)
     lines = mistake_lines(trace, steps, runs or {}, mistakes, sources, rtol, atol) if mistakes else {}
     placed = tuple((m, file, line, sources[file].code(line)) for m, (file, line, _) in lines.items())
-    if found is None and lines:
+    if lines and found is None:
         mistake, (file, line, step) = next(iter(lines.items()))
         names = [name for name, value in steps if value.size > 1]
         before = names[names.index(step) - 1] if step in names and names.index(step) > 0 else None
-        return Located(Location(file, line, sources[file].code(line), step, before), mistakes=placed)
+        words = found if found is not None else Located(Location(file, line, "", step, before))
+        return replace(words, location=Location(file, line, sources[file].code(line), step, before), mistakes=placed,
+                       yours=None, expected=None)
     return replace(found, mistakes=placed) if found is not None else None
 
 
@@ -443,7 +445,7 @@ def mistake_lines(trace: Trace, steps: Sequence[Step], runs: Mapping[tuple[str, 
         at = _parting_step(whole, without, rtol, atol)
         if at is None:
             continue
-        binding = _binding_of(trace.bindings, whole, at, rtol, atol)
+        binding = _binding_of(trace.bindings, whole, at, steps, rtol, atol)
         if binding is not None:
             found[mistake] = (binding.file, sources[binding.file].statements[binding.line], whole[at][0])
     return found
@@ -488,11 +490,15 @@ def _parting_step(run: Sequence[Step], other: Sequence[Step], rtol: float, atol:
     return None
 
 
-def _binding_of(bindings: Sequence[Binding], run: Sequence[Step], at: int, rtol: float,
+def _binding_of(bindings: Sequence[Binding], run: Sequence[Step], at: int, steps: Sequence[Step], rtol: float,
                 atol: float) -> Binding | None:
-    """The student's last binding of step `at`'s flawed numbers before one of a later flawed step's."""
+    """The student's last binding of step `at`'s flawed numbers before one of a later flawed step's. Not one
+    that holds a right step too (a shift the flawed run keeps as its powers): the numbers cannot say which
+    of the two that line meant, so the mistake is not placed there."""
     target = run[at][1]
-    hits = [i for i, b in enumerate(bindings) if b.value is not None and _match(b.value, target, rtol, atol) == 2]
+    right = [value for _, value in steps if value.size > 1]
+    hits = [i for i, b in enumerate(bindings) if b.value is not None and _match(b.value, target, rtol, atol) == 2
+            and not any(_matches(b.value, value, rtol, atol) for value in right)]
     later = [i for i, b in enumerate(bindings) if b.value is not None and not _matches(b.value, target, rtol, atol)
              and any(_match(b.value, value, rtol, atol) == 2 for _, value in run[at + 1:])]
     if not hits:
