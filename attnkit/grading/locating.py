@@ -127,6 +127,9 @@ def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], so
     wrong = [i for i in range(anchor + 1, len(bindings))
              if (not matched[i] or (bindings[i].alias and not bindings[i].name.startswith("self.")))
              and _suspect(bindings[i], inputs, rtol, atol)]
+    twin = _first_twin_of_wrong_return(bindings, matched, anchor)
+    if twin is not None and (not wrong or twin < wrong[0]):
+        wrong = [twin, *wrong]
     crashed = trace.reply if isinstance(trace.reply, Failure) else None
     if not wrong and crashed is None:
         wrong = _last_return(bindings, anchor)  # a step left out: the answer is an earlier step's numbers
@@ -150,6 +153,9 @@ def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], so
         if raised is None:
             return None
         where, yours = raised, None
+        scalar = _wrong_number_read(bindings, sources[where[0]], where[1], numbers, rtol, atol)
+        if scalar is not None:  # a size computed wrong, which the line that raised was given
+            where = (scalar.file, sources[scalar.file].statements[scalar.line])
     source = sources[where[0]]
     location = Location(where[0], where[1], source.code(where[1]), steps[step][0], before)
     raised_words, shapes = "", ""
@@ -301,6 +307,18 @@ def _same_numbers(a: Binding, b: Binding) -> bool:
 
 def _part_shape(shape: tuple[int, ...], whole: tuple[int, ...]) -> bool:
     return len(shape) < len(whole) and whole[len(whole) - len(shape):] == shape
+
+
+def _first_twin_of_wrong_return(bindings: Sequence[Binding], matched: Sequence[dict[int, int]],
+                                anchor: int) -> int | None:
+    """The first binding, before the furthest step reached, of numbers a wrong return holds (weights
+    computed wrong on their own line while the output, computed apart, is right)."""
+    returned = [b for b, found in zip(bindings, matched) if b.name.startswith("return") and not found
+                and b.value is not None and b.value.size > 1]
+    for index in range(max(anchor, 0)):
+        if not matched[index] and any(_same_numbers(bindings[index], r) for r in returned):
+            return index
+    return None
 
 
 def _last_return(bindings: Sequence[Binding], anchor: int) -> list[int]:
@@ -469,6 +487,10 @@ def _best_run(runs: Sequence[FlawedRun], bindings: Sequence[Binding], steps: Seq
     return best
 
 
+def _holds_any(binding: Binding, values: Sequence[np.ndarray], rtol: float, atol: float) -> bool:
+    return binding.value is not None and any(_matches(binding.value, value, rtol, atol) for value in values)
+
+
 def _returned_arrays(reply: Answer | Failure) -> list[np.ndarray] | None:
     """What the traced run returned, as arrays (None where it is not arrays)."""
     returned = reply.returned if isinstance(reply, Answer) else None
@@ -497,11 +519,11 @@ def _binding_of(bindings: Sequence[Binding], run: Sequence[Step], at: int, steps
     of the two that line meant, so the mistake is not placed there."""
     target = run[at][1]
     right = [value for _, value in steps if value.size > 1]
-    hits = [i for i, b in enumerate(bindings) if b.value is not None and _match(b.value, target, rtol, atol) == 2
-            and not any(_matches(b.value, value, rtol, atol) for value in right)]
+    hits = [i for i, b in enumerate(bindings) if b.value is not None and _match(b.value, target, rtol, atol) == 2]
     later = [i for i, b in enumerate(bindings) if b.value is not None and not _matches(b.value, target, rtol, atol)
              and any(_match(b.value, value, rtol, atol) == 2 for _, value in run[at + 1:])]
-    if not hits:
+    wrong = [i for i in hits if not _holds_any(bindings[i], right, rtol, atol)]
+    if not wrong:
         return None
-    before = [i for i in hits if not later or i < later[0]]
-    return bindings[before[-1] if before else hits[0]]
+    before = [i for i in wrong if not later or i < later[0]]
+    return bindings[before[-1] if before else wrong[0]]
