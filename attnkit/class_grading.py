@@ -23,7 +23,7 @@ from attnkit.errors import KitError
 from attnkit.gradebook import GRADES, Gradebook, broken_result
 from attnkit.grading.results import SubmissionResult
 from attnkit.redaction import PathScrubber
-from attnkit.sandbox import isolation
+from attnkit.sandbox import exposure, isolation
 from attnkit.submissions import MAX_TOTAL_BYTES, Prepared, find_submissions, fingerprint
 
 SHARED_MEMORY = "/dev/shm"
@@ -71,15 +71,22 @@ class Listener:
 
 
 def grade_class(course: Course, submissions: Path, out: Path, *, jobs: int, force: bool = False,
-                listener: Listener | None = None) -> ClassRun:
+                listener: Listener | None = None, unisolated: bool = False) -> ClassRun:
     """Grade every submission under `submissions` into `out` (grades.csv, feedback/, the class report).
 
-    Ctrl-C raises GradingInterrupted with how far it got; the gradebook holds every student done.
+    Where namespaces are refused, refused (KitError) if student code could reach the course or `out`,
+    unless `unisolated` (`exposure.refuse_if_exposed`). Ctrl-C raises GradingInterrupted with how far it
+    got; the gradebook holds every student done.
     """
     listener = listener or Listener()
     run = ClassRun(Path(out))
     try:
         _refuse_bad_folders(course, Path(submissions), Path(out))
+        make_output_folder(Path(out))
+        found = exposure.refuse_if_exposed(course, [Path(out)], unisolated=unisolated,
+                                           accept=f"pass {exposure.UNISOLATED_FLAG}")
+        if found is not None:
+            listener.warn(exposure.unisolated_warning(found))
         from attnkit.sandbox import runner  # the sandboxes' parent imports torch while the class is copied out
 
         runner.prewarm(sharers=jobs if jobs > 1 else 0, huge_pages=True)
@@ -102,6 +109,14 @@ def grade_class(course: Course, submissions: Path, out: Path, *, jobs: int, forc
     except KeyboardInterrupt:
         raise GradingInterrupted(run) from None
     return run
+
+
+def make_output_folder(out: Path) -> None:
+    """The output folder, made readable by this user and their group only (0750): feedback is private."""
+    try:
+        out.mkdir(mode=0o750, parents=True, exist_ok=True)
+    except OSError as error:
+        raise KitError(f"{out}: cannot create the output folder: {error.strerror}") from None
 
 
 def _scratch(submissions: Path) -> tempfile.TemporaryDirectory[str]:

@@ -20,7 +20,7 @@ import click
 
 from attnkit.class_grading import ClassRun, GradingInterrupted, Listener
 from attnkit.class_report import REPORT_HTML, REPORT_JSON, write_report
-from attnkit.config import course_here
+from attnkit.config import Course, course_here, find_course_file, load_course
 from attnkit.errors import KitError
 from attnkit.escaping import terminal, terminal_line
 from attnkit.gradescope.cli import gradescope
@@ -94,11 +94,27 @@ def check(exercise_ids: tuple[str, ...], as_json: bool) -> None:
 
     prewarm()  # the sandbox's torch import overlaps reading the course and collecting the checks
     run = check_folder(Path.cwd(), exercise_ids)
+    note = unchecked_exposure_note(load_course(find_course_file(Path.cwd())))
+    if note:
+        click.echo(note, err=True)
     if as_json:
         click.echo(json.dumps(run.to_json(), indent=2))
     else:
         print_check(run, width=terminal_width(), colour=not os.environ.get("NO_COLOR"))
     sys.exit(1 if run.failed else 0)
+
+
+def unchecked_exposure_note(course: Course) -> str:
+    """Where namespaces are refused, the one line `check` says instead of refusing as `grade` would: a
+    student checking their own work has nothing to hide from their own code. Said only where there is
+    something `grade` would hide (a course with its reference: not a handout's, on a student's laptop)."""
+    from attnkit.sandbox import isolation
+
+    refusal = isolation.probe() if course.solutions_dir.is_dir() else None
+    if refusal is None:
+        return ""
+    return (f"attnkit: note: your code runs without namespaces here ({refusal}); that is fine for checking "
+            "your own work, so the course is not checked for what your code could read")
 
 
 def terminal_width() -> int | None:
@@ -151,13 +167,17 @@ def print_check(run: SelfCheck, *, width: int | None, colour: bool) -> None:
 @click.option("--force", is_flag=True,
               help="Grade again even submissions unchanged since the last run, and overwrite a grades.csv "
                    "attnkit did not write (or that was edited since).")
-def grade(submissions: Path, out: Path, jobs: int, force: bool) -> None:
+@click.option("--unisolated", is_flag=True,
+              help="Where namespaces are refused (a container), grade even if student code could read the "
+                   "course or --out: accept that risk.")
+def grade(submissions: Path, out: Path, jobs: int, force: bool, unisolated: bool) -> None:
     """Grade every submission under SUBMISSIONS with the hidden graders."""
     from attnkit.class_grading import grade_class
 
     progress = TerminalProgress()
     try:
-        run = grade_class(course_here(), submissions, out, jobs=jobs, force=force, listener=progress)
+        run = grade_class(course_here(), submissions, out, jobs=jobs, force=force, listener=progress,
+                          unisolated=unisolated)
     except GradingInterrupted as stop:
         progress.finish()
         _fail(interrupted_line(stop.run), INTERRUPTED)

@@ -2,9 +2,9 @@
 
 `load_course` refuses a malformed, misspelt or inconsistent registry with a one-line reason that
 names the file and the key, before any grading starts. The engine's own settings have a fixed,
-documented schema (`Settings`); an exercise's settings are declared by its grader
-(`SETTINGS = {...}` at the top of `graders/test_<id>.py`, name: default) and checked against that
-declaration, so a second course brings its own settings with no engine change.
+documented schema (`attnkit.settings`: each setting's default and description); an exercise's settings
+are declared by its grader (`SETTINGS = {...}` at the top of `graders/test_<id>.py`, name: default)
+and checked against that declaration, so a second course brings its own settings with no engine change.
 """
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from attnkit.errors import KitError
+from attnkit.settings import Feedback, Grading, Settings
 
 COURSE_FILE = "course.toml"
 PACKAGE = "exercises"  # the package every handout and submission holds
@@ -37,42 +38,6 @@ def exercise_of_grader(path: str | Path) -> str:
 
 class ConfigError(KitError):
     """course.toml is missing, malformed or inconsistent."""
-
-
-@dataclass(frozen=True)
-class Settings:
-    """The engine's settings (`[settings]` in course.toml); every one optional."""
-
-    rtol: float = 1e-3               # relative tolerance when answers are compared
-    atol: float = 1e-5               # absolute tolerance when answers are compared
-    call_timeout: float = 10.0       # seconds one call into student code may take
-    time_budget: float = 60.0        # seconds all of one submission's calls may take together
-    memory_limit_mb: int = 2048      # memory of one submission, all its processes together
-    output_limit_kb: int = 64        # what a submission may print, kept for its feedback
-
-
-VISIBILITIES = ("visible", "after_due_date", "after_published", "hidden")  # Gradescope's
-
-
-@dataclass(frozen=True)
-class Grading:
-    """Grading policy (`[grading]` in course.toml)."""
-
-    carry_forward: bool = True       # error carried forward (CONTRACT.md section 3)
-    # when Gradescope shows students the hidden checks' names and diagnoses (its own words for it)
-    hidden_visibility: str = field(default="after_published", metadata={"choices": VISIBILITIES})
-
-
-LOCATE_MODES = ("line", "step", "off")
-
-
-@dataclass(frozen=True)
-class Feedback:
-    """What the feedback shows (`[feedback]` in course.toml)."""
-
-    # where a wrong answer goes wrong: the step and the student's line ("line"), the step alone ("step"), or
-    # nothing ("off", which also spares the traced second run)
-    locate: str = field(default="line", metadata={"choices": LOCATE_MODES})
 
 
 @dataclass(frozen=True)
@@ -357,8 +322,17 @@ def _check_names(source: bytes) -> tuple[tuple[str, str], ...]:
         tree = ast.parse(source.decode("utf-8"))
     except (SyntaxError, UnicodeDecodeError, ValueError):
         return ()
-    return tuple((node.name, (ast.get_docstring(node) or node.name).splitlines()[0])
+    return tuple((node.name, check_name(ast.get_docstring(node), node.name))
                  for node in tree.body if isinstance(node, ast.FunctionDef))
+
+
+def check_name(docstring: str | None, test: str) -> str:
+    """The name students see for a check: the first line of its test function's docstring, else the test's name.
+
+    The one rule: the plugin names the checks it runs by it, and zero results (a broken submission, a
+    malformed reply) name theirs by it too, read from the grader's source."""
+    lines = (docstring or "").strip().splitlines()
+    return lines[0].strip() if lines else test
 
 
 def _exercise_settings(reader: _Reader, table: dict[str, Any], where: str, grader: Path) -> dict[str, Any]:

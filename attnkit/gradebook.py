@@ -26,10 +26,10 @@ import secrets
 import time
 from pathlib import Path
 
-from attnkit.config import Course, check_names
+from attnkit.config import Course
 from attnkit.errors import KitError
 from attnkit.escaping import csv_cell, file_stem
-from attnkit.grading.results import CheckResult, ExerciseResult, ResultError, SubmissionResult
+from attnkit.grading.results import ResultError, SubmissionResult, zero_results
 from attnkit.reports import feedback_markdown
 from attnkit.submissions import student_key
 
@@ -94,7 +94,7 @@ class Gradebook:
         last written (`save` writes it in any case)."""
         if not self._folder_made:
             try:
-                self.feedback_dir.mkdir(parents=True, exist_ok=True)
+                self.feedback_dir.mkdir(mode=0o750, parents=True, exist_ok=True)
             except OSError as error:
                 raise KitError(f"{self.out}: cannot create the output folder: {error.strerror}") from None
             self._folder_made = True
@@ -131,7 +131,7 @@ class Gradebook:
             return False
 
     def grades_csv(self) -> str:
-        """`student,<exercise id>...,total,max_total`, one row a student, sorted by student.
+        """`student,<exercise id>...,total,max_total`, one row per student, sorted by student.
 
         Each student's row is rendered once and kept (`_rows`): the file is written after every
         student, and rendering every row every time would cost a class of n students n² rows."""
@@ -167,10 +167,4 @@ def _digest(data: bytes) -> str:
 
 def broken_result(course: Course, student: str, problem: str, fingerprint: str = "") -> SubmissionResult:
     """Zeros on every check of every exercise, each saying why."""
-    exercises = {}
-    for exercise in course.exercises:
-        names = check_names(course.grader_file(exercise))
-        checks = [CheckResult(names.get(check.test, check.test), check.test, check.public, passed=False, points=0.0,
-                              max_points=check.points, message=problem) for check in exercise.checks]
-        exercises[exercise.id] = ExerciseResult(exercise.id, exercise.points, checks)
-    return SubmissionResult(student, exercises, problem=problem, fingerprint=fingerprint)
+    return SubmissionResult(student, zero_results(course, problem), problem=problem, fingerprint=fingerprint)

@@ -1,6 +1,6 @@
 """Finding the submissions to grade and copying each into a scratch folder.
 
-SUBMISSIONS is a folder of submissions, one a student, each a folder or a `.zip` named by student id;
+SUBMISSIONS is a folder of submissions, one per student, each a folder or a `.zip` named by student id;
 or a single submission (a folder holding `exercises/`, or one zip). A submission holds the `exercises`
 package, at its top or one folder down, or just the module files, loose. Other layouts (nbgrader's
 notebooks, say) are read by readers the caller passes in: this module knows only folders and zips.
@@ -36,7 +36,7 @@ ZIP_SUFFIX = ".zip"
 MAX_FILES = 200
 MAX_FILE_BYTES = 1 << 20          # one source file
 MAX_TOTAL_BYTES = 8 << 20          # everything unpacked from one zip
-_BROWSER_COPY = re.compile(r"^(.+?)\s\(\d{1,4}\)$")  # `alice (1)`, as CONTRACT.md writes it
+_BROWSER_COPY = re.compile(r"^(.+?)\s\(\d{1,4}\)$")  # `alice (1)`, as docs/contract.md writes it
 
 
 class PackageReader(Protocol):
@@ -62,7 +62,7 @@ class Prepared:
 
 
 def find_submissions(path: Path, workdir: Path, readers: Iterable[PackageReader] = ()) -> list[Prepared]:
-    """Every submission under `path`, one a student id, prepared in `workdir`, sorted by id."""
+    """Every submission under `path`, one per student id, prepared in `workdir`, sorted by id."""
     path, readers = Path(path), list(readers)
     if not path.exists():
         raise KitError(f"{path}: no such file or folder")
@@ -88,7 +88,7 @@ def _entries(folder: Path) -> list[Path]:
     found = [p for p in entries if not p.name.startswith((".", "_"))
              and (p.is_symlink() or p.is_dir() or p.name.lower().endswith(ZIP_SUFFIX))]
     if not found:
-        raise KitError(f"{folder}: no submissions here (expected folders or .zip files, one a student)")
+        raise KitError(f"{folder}: no submissions here (expected folders or .zip files, one per student)")
     return found
 
 

@@ -1,4 +1,4 @@
-"""Your exercises on self-attention, one module an exercise, in the order you meet them:
+"""Your exercises on self-attention, one module per exercise, in the order you meet them:
 
 softmax.py, scaled_scores.py, attention.py, projection.py, cake.py.
 

@@ -9,7 +9,7 @@ twin holds 0 there instead.
 """
 import numpy as np
 
-from attnkit.grading.attempt import call
+from attnkit.grading.api import call
 
 LARGE = 60.0  # adds LARGE**2 / √d_k (over 1000 here) to every score: e^1000 overflows even float64
 NAMES = ("output", "weights")

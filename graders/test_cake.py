@@ -6,7 +6,7 @@ Every check names every mistake it sees.
 """
 import numpy as np
 
-from attnkit.grading.attempt import constants
+from attnkit.grading.api import constants
 
 SETTINGS = {
     "chocolate_threshold": 0.05,   # "almost entirely": cake's weight on chocolate below this

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from attnkit.grading.attempt import layer
+from attnkit.grading.api import layer
 
 PARTS = ("W_q", "W_k", "W_v")
 NAMES = ("output", "weights")

@@ -8,7 +8,7 @@ shape; the batched checks have leading dimensions, where a 2-D-only transpose cr
 """
 import numpy as np
 
-from attnkit.grading.attempt import call
+from attnkit.grading.api import call
 
 
 def scaled_scores(Q: np.ndarray, K: np.ndarray, dtype: str = "float32"):

@@ -8,7 +8,7 @@ grid is square, so an overflow shows beside a missing keepdim too.
 """
 import numpy as np
 
-from attnkit.grading.attempt import call
+from attnkit.grading.api import call
 
 
 def softmax(scores: np.ndarray, dim: int = -1, dtype: str = "float32"):

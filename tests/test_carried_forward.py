@@ -1,4 +1,4 @@
-"""Error carried forward (CONTRACT.md section 3): a mistake costs marks once, in the exercise that made it.
+"""Error carried forward (docs/contract.md section 3): a mistake costs marks once, in the exercise that made it.
 
 Each test grades a small submission written here (the reference with one or two modules replaced),
 with the requests run in this process (`kit.InProcessSandbox`) so the policy is checked quickly;

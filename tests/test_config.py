@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import shutil
+from dataclasses import MISSING, fields
 
 import pytest
 
 from attnkit.config import ConfigError, load_course
+from attnkit.sandbox.runner import Limits
+from attnkit.settings import Feedback, Grading, Settings
 from kit import COURSE, REPO
 
 GOOD = (REPO / "course.toml").read_text()
@@ -74,3 +77,29 @@ def test_a_malformed_registry_is_refused_naming_the_key(tmp_path, edit, key):
         load_course(path)
     message = str(error.value)
     assert str(path) in message and key in message and "\n" not in message
+
+
+@pytest.mark.parametrize("table", [Settings, Grading, Feedback])
+def test_every_engine_setting_is_declared_with_a_default_and_a_description(table):
+    for spec in fields(table):
+        assert spec.default is not MISSING and spec.metadata.get("description"), spec.name
+
+
+def test_the_sandbox_limits_default_to_the_settings_defaults():
+    limits, settings = Limits(), Settings()
+    assert (limits.call_timeout, limits.memory_mb, limits.output_kb, limits.time_budget) == \
+           (settings.call_timeout, settings.memory_limit_mb, settings.output_limit_kb, settings.time_budget)
+
+
+@pytest.mark.parametrize("table", [Settings, Grading, Feedback])
+def test_docs_contract_lists_every_engine_setting_with_its_default(table):
+    rows = {}
+    for line in (REPO / "docs" / "contract.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if len(cells) == 3 and cells[0].startswith("`"):
+            rows[cells[0].strip("`")] = cells[1]
+    for spec in fields(table):
+        written = rows[spec.name]
+        default = spec.default
+        assert (written == str(default).lower() if isinstance(default, bool) else
+                float(written) == default if isinstance(default, (int, float)) else written == default), spec.name

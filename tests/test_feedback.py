@@ -1,9 +1,9 @@
 """A check's feedback says each thing once, in the catalogue's words (attnkit/grading/feedback.py)."""
 from __future__ import annotations
 
-from attnkit.grading.attempt import CheckRecord
 from attnkit.grading.diagnosis import Finding
 from attnkit.grading.feedback import check_feedback
+from attnkit.grading.memory import CheckRecord
 from kit import CATALOGUE, COURSE
 
 SOFTMAX = COURSE.exercise("softmax")

@@ -90,7 +90,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from attnkit.grading.attempt import call, layer
+from attnkit.grading.api import call, layer
 
 SETTINGS = {"threshold": 0.5}
 SHAPE = (3, 4)  # the public grid
@@ -126,7 +126,7 @@ def test_hidden(attempt, rng):
     assert "def helper" in kept and "def grid" in kept and "SHAPE = (3, 4)" in kept and "SETTINGS" in kept
     assert kept.startswith('"""Public checks of exercise `softmax`, run by `attnkit check`; hidden checks run at '
                            'grading."""\nfrom __future__ import annotations\nimport pytest\n')
-    assert "from attnkit.grading.attempt import call\n" in kept and "import numpy" not in kept
+    assert "from attnkit.grading.api import call\n" in kept and "import numpy" not in kept
     for gone in ("test_hidden", "hidden_only", "HIDDEN_SHAPE", "5x7", "layer"):
         assert gone not in kept
     compile(kept, "test_softmax.py", "exec")

@@ -177,21 +177,22 @@ def test_a_location_survives_the_feedback_record_and_a_forged_one_is_refused():
         CheckResult.from_json(record, "c")
 
 
-def course_with(folder: Path, extra: str) -> Path:
-    """This course's registry in `folder` (its paths pointing back here), with `extra` tables added."""
+def course_with(folder: Path, locate: str) -> Path:
+    """This course's registry in `folder` (its paths pointing back here), with `[feedback] locate` set."""
     text = (REPO / "course.toml").read_text(encoding="utf-8")
     for key in ("exercises", "solutions", "graders", "mistakes"):
         folder_name = {"exercises": "exercises", "solutions": "solutions", "graders": "graders",
                        "mistakes": "graders/mistakes"}[key]
         text = text.replace(f'{key} = "{folder_name}"', f'{key} = "{REPO / folder_name}"', 1)
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "course.toml").write_text(text + "\n" + extra + "\n", encoding="utf-8")
+    assert text.count('\nlocate = "line"') == 1
+    (folder / "course.toml").write_text(text.replace('\nlocate = "line"', f'\nlocate = "{locate}"'), encoding="utf-8")
     return folder / "course.toml"
 
 
 @pytest.mark.parametrize("value", ["line", "step", "off", "everything"])
 def test_feedback_locate_is_a_course_setting(tmp_path, value):
-    registry = course_with(tmp_path, f'[feedback]\nlocate = "{value}"')
+    registry = course_with(tmp_path, value)
     if value == "everything":
         with pytest.raises(Exception, match="feedback.locate"):
             load_course(registry)
@@ -305,7 +306,7 @@ def test_a_hostile_submission_loses_its_location_and_nothing_else(how, tmp_path)
 
     root = reference_submission(tmp_path / "hostile")
     (root / "exercises" / "softmax.py").write_text(HOSTILE[how])
-    off = load_course(course_with(tmp_path / "off", '[feedback]\nlocate = "off"'))
+    off = load_course(course_with(tmp_path / "off", "off"))
     results = [run_checks(course, [Submission("h", root)], exercise_ids=["softmax", "attention"])[0]
                for course in (COURSE, off)]
     on_json, off_json = (r.to_json() for r in results)

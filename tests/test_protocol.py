@@ -35,7 +35,7 @@ from kit import InProcessSandbox, reference_submission
 GRID = np.arange(6.0).reshape(2, 3)
 MESSAGES = [
     CallRequest("softmax", "softmax", (GRID, -1, None, "x", True, 2.5, (GRID, (1, 2))), "float64",
-                (Standin("softmax", "softmax"),), record=True),
+                (Standin("softmax", "softmax"),), record=("softmax", "softmin")),
     ModuleRequest("projection", "SelfAttention", (4, 2), ("W_q", "W_k"), {"W_q.weight": GRID}, GRID,
                   upstream=np.ones((2, 3)), zero_unset=True),
     ConstantsRequest("cake", ("weights", "output")),

@@ -22,22 +22,39 @@ from attnkit.gradebook import broken_result, write_atomically
 from attnkit.gradescope.results import failed_run, results_json
 from attnkit.grading.results import SubmissionResult
 from attnkit.redaction import SCRATCH_PREFIX, PathScrubber
+from attnkit.sandbox.exposure import UNISOLATED_FLAG, CourseExposed, refuse_if_exposed, unisolated_warning
 from attnkit.submissions import ZIP_SUFFIX, is_module_file, prepare
 
 ROOT_VARIABLE = "AUTOGRADER_ROOT"
 DEFAULT_ROOT = "/autograder"
 COURSE_FOLDER = "course"  # in the zip, so in $AUTOGRADER_ROOT/source
+UNISOLATED_VARIABLE = "ATTNKIT_UNISOLATED"
+REFUSED = 2  # the exit status when grading is refused (run_autograder passes it on)
 STUDENT = "submission"    # Gradescope grades one upload at a time; its student is Gradescope's business
 
 
 def main() -> None:
-    """Grade $AUTOGRADER_ROOT/submission into $AUTOGRADER_ROOT/results/results.json; a summary for the instructor."""
+    """Grade $AUTOGRADER_ROOT/submission into $AUTOGRADER_ROOT/results/results.json; a summary for the instructor.
+
+    Where namespaces are refused and student code could reach the course, the upload is not graded (a
+    results.json that says the autograder could not run, and why in its output), unless the instructor
+    accepted the risk: `run_autograder --unisolated`, or ATTNKIT_UNISOLATED=1 in its environment."""
     root = Path(os.environ.get(ROOT_VARIABLE) or DEFAULT_ROOT)
+    unisolated = UNISOLATED_FLAG in sys.argv[1:] or os.environ.get(UNISOLATED_VARIABLE) == "1"
     try:
         course = load_course(root / "source" / COURSE_FOLDER / COURSE_FILE)
+        found = refuse_if_exposed(course, [root / "results"], unisolated=unisolated,
+                                  accept=f"run run_autograder {UNISOLATED_FLAG} (or set {UNISOLATED_VARIABLE}=1)")
+        if found is not None:
+            print(f"attnkit: {unisolated_warning(found)}")
         result = grade_upload(course, root / "submission", root)
         record = results_json(result, course)
         print(f"{result.score:g} / {result.max_score:g}" + (f": {result.problem}" if result.problem else ""))
+    except CourseExposed as error:  # the course is exposed: no grade, the instructor is told why, and exit 2
+        print(f"attnkit: error: {error}")
+        write_atomically(root / "results" / "results.json",
+                         json.dumps(failed_run(PathScrubber([root]).text(str(error))), indent=2) + "\n")
+        sys.exit(REFUSED)
     except Exception as error:  # the kit's own failure: the student still gets a results.json that says so
         traceback.print_exc(file=sys.stdout)
         record = failed_run(PathScrubber([root]).text(f"{type(error).__name__}: {error}"))

@@ -21,11 +21,9 @@ from typing import Any
 
 from attnkit.config import read_toml
 from attnkit.errors import KitError
+from attnkit.grading.engine_ids import ENGINE_IDS
 
 GENERIC = "*"
-# The ids the engine itself names, whatever the course: every catalogue must give them words.
-ENGINE_IDS = ("not-implemented", "crash", "timeout", "exited", "malformed-reply", "wrong-shape", "wrong-type",
-              "not-finite", "mutates-input", "hard-coded", "wrong-values")
 SIGNATURES = ("batch-only", "overflow-only")
 KEYS = {"exercise", "summary", "explanation", "hint", "variants", "forbid", "signature"}
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from attnkit.grading.engine_ids import NOT_FINITE, WRONG_SHAPE, WRONG_VALUES
 from attnkit.grading.models import Candidate
 from attnkit.sandbox.protocol import Returned
 
@@ -29,7 +30,7 @@ class Finding:
 
     explanations: list[tuple[str, ...]]
     detail: str = ""
-    fallback: str = "wrong-values"
+    fallback: str = WRONG_VALUES
     mistakes: tuple[str, ...] = field(default=())  # the explanation chosen, filled by `resolve`
     proven_only: bool = False  # a crash: named as a mistake only if that mistake is proven by numbers elsewhere
 
@@ -47,7 +48,7 @@ def resolve(findings: Sequence[Finding], whole: Collection[str] = ()) -> None:
     all the code, such as `hard-coded`) is kept only if no other finding shows numbers it leaves
     unexplained.
     """
-    unexplained = any(f.explanations == [("wrong-values",)] for f in findings)
+    unexplained = any(f.explanations == [(WRONG_VALUES,)] for f in findings)
     if unexplained and whole:
         for finding in findings:
             kept = [e for e in finding.explanations if not set(e) & set(whole)]
@@ -162,15 +163,15 @@ def observe(student: Values, reference: Values, names: Sequence[str], rtol: floa
     for name, got, want in zip(names, student, reference):
         if got.shape != want.shape:
             note = " (the expected shape, transposed)" if got.shape == want.shape[:-2] + want.shape[-2:][::-1] else ""
-            return "wrong-shape", f"`{name}` has shape {shape_text(got.shape)}, expected {shape_text(want.shape)}{note}"
+            return WRONG_SHAPE, f"`{name}` has shape {shape_text(got.shape)}, expected {shape_text(want.shape)}{note}"
     for name, got, want in zip(names, student, reference):
         if not np.isfinite(got).all() and np.isfinite(want).all():
-            return "not-finite", f"`{name}` holds nan or inf ({int((~np.isfinite(got)).sum())} of {got.size} numbers)"
+            return NOT_FINITE, f"`{name}` holds nan or inf ({int((~np.isfinite(got)).sum())} of {got.size} numbers)"
     notes = []
     for name, got, want in zip(names, student, reference):
         if not same([got], [want], rtol, atol):
             notes.append(_differs(name, got, want, rtol, atol))
-    return "wrong-values", "; ".join(notes)
+    return WRONG_VALUES, "; ".join(notes)
 
 
 def _differs(name: str, got: np.ndarray, want: np.ndarray, rtol: float, atol: float) -> str:

@@ -10,9 +10,9 @@ from dataclasses import replace
 import numpy as np
 
 from attnkit.config import Course, Exercise
-from attnkit.grading.attempt import Carried, CheckRecord
 from attnkit.grading.catalogue import Catalogue
 from attnkit.grading.locating import Located
+from attnkit.grading.memory import Carried, CheckRecord
 from attnkit.grading.results import Location
 
 

@@ -10,7 +10,7 @@ one slow batch from holding up the end). Everything imported before grading
 is frozen out of the garbage collector's reach: torch's object graph is large,
 and scanning it made every collection (pytest forces several a session) cost
 more than grading a student. Batches go out and results come back
-as JSON lines, one a student as soon as that student is done, so nothing a
+as JSON lines, one per student as soon as that student is done, so nothing a
 student made is ever unpickled here: the calling process only reads plain
 records and hands each to `on_result`.
 """
@@ -49,7 +49,7 @@ def grade_all(course: Course, submissions: list[Submission], *, jobs: int,
         from attnkit.grading.session import run_checks
 
         gc.freeze()
-        run_checks(course, submissions, on_result=on_result)
+        run_checks(course, submissions, on_result=lambda result: on_result(delivered(result.to_json())))
         return
     _Pool(course, jobs, new_run_salt()).run(submissions, on_result)
 
@@ -82,7 +82,7 @@ class _Pool:
                 for key, _ in selector.select():
                     for message in key.data.receive():
                         if "result" in message:
-                            on_result(SubmissionResult.from_json(message["result"], "a grading worker's result"))
+                            on_result(delivered(message["result"]))
                             continue
                         if "warning" in message:  # every worker meets the same machine: said once here
                             runner.say_once(str(message["warning"]))
@@ -100,6 +100,12 @@ class _Pool:
             selector.close()
             for worker in workers:
                 worker.stop()
+
+
+def delivered(record: dict[str, Any]) -> SubmissionResult:
+    """A result as every grading run hands it on: read back from its JSON record, validated where it enters,
+    whether a worker process sent it or this process graded it itself (`--jobs 1`), so both paths are one."""
+    return SubmissionResult.from_json(record, "a grading worker's result")
 
 
 def batches(submissions: list[Submission], count: int) -> list[list[Submission]]:

@@ -7,7 +7,7 @@ contiguous stretch and an exercise's dependencies are graded before it), each ch
 its fixtures. Once an exercise's checks are all done their findings are settled together
 (`diagnosis.resolve`), and each student's result goes to a callback as soon as that student is done.
 
-Why not one pytest item a check and a student: pytest's per-item machinery (fixture resolution,
+Why not one pytest item per check and student: pytest's per-item machinery (fixture resolution,
 setup and teardown, three reports and their hooks) cost a grading run more than a student's
 sandbox does; a check needs none of it, only its fixtures. A grader is still a pytest module,
 collected, imported and refused by pytest as any test file is.
@@ -26,19 +26,22 @@ from typing import Any
 import numpy as np
 import pytest
 
-from attnkit.config import PACKAGE, Check, Course, Exercise, exercise_of_grader
+from attnkit.config import PACKAGE, Check, Course, Exercise, check_name, exercise_of_grader
 from attnkit.errors import KitError
-from attnkit.grading.attempt import Attempt, CheckFailed, CheckRecord, ExerciseContext
+from attnkit.grading.attempt import Attempt, CheckFailed
 from attnkit.grading.catalogue import Catalogue
+from attnkit.grading.context import ExerciseContext
 from attnkit.grading.diagnosis import Finding, resolve
+from attnkit.grading.engine_ids import HARD_CODED, MALFORMED_REPLY
 from attnkit.grading.feedback import check_feedback, location_feedback
+from attnkit.grading.memory import CheckRecord, StudentMemory
 from attnkit.grading.oracle import Oracle
-from attnkit.grading.results import CheckResult, ExerciseResult, SubmissionResult
+from attnkit.grading.results import CheckResult, ExerciseResult, SubmissionResult, zero_results
 from attnkit.grading.source_rules import forbidden_uses
 from attnkit.sandbox.protocol import Standin
 
 FIXTURES = ("attempt", "rng", "settings", "data")  # what a check may ask for (docs/writing-an-exercise.md)
-WHOLE_CODE_MISTAKES = {"hard-coded"}  # a property of all the code: named only where it explains every wrong number
+WHOLE_CODE_MISTAKES = {HARD_CODED}  # a property of all the code: named only where it explains every wrong number
 
 
 @dataclass
@@ -62,7 +65,7 @@ class _CheckFunction:
     @property
     def name(self) -> str:
         """The name students see: the first line of the function's docstring."""
-        return (self.function.__doc__ or self.check.test).strip().splitlines()[0]
+        return check_name(inspect.getdoc(self.function), self.check.test)
 
 
 @dataclass
@@ -75,8 +78,7 @@ class _ExerciseState:
 class _StudentState:
     submission: Submission
     sandbox: Any = None
-    found: dict[str, list[str]] = field(default_factory=dict)
-    carried: dict[str, list[str]] = field(default_factory=dict)
+    memory: StudentMemory = field(default_factory=StudentMemory)
     results: dict[str, ExerciseResult] = field(default_factory=dict)
 
 
@@ -86,7 +88,7 @@ class GradingPlugin:
     def __init__(self, course: Course, catalogue: Catalogue, oracle: Oracle, submissions: list[Submission],
                  checks: dict[str, list[Check]], open_sandbox: Callable[[Path], Any],
                  on_result: Callable[[SubmissionResult], None], run_salt: str | None = None):
-        """`run_salt` seeds the hidden checks' inputs: one a grading run, shared by its workers (fresh if None)."""
+        """`run_salt` seeds the hidden checks' inputs: one per grading run, shared by its workers (fresh if None)."""
         self.course = course
         self.catalogue = catalogue
         self.oracle = oracle
@@ -160,6 +162,7 @@ class GradingPlugin:
     def _grade(self, state: _StudentState) -> None:
         for exercise, check_functions in self._plan:
             exercise_state = _ExerciseState(self._context(state, exercise))
+            state.memory.start_exercise()
             for check_function in check_functions:
                 record = CheckRecord()
                 exercise_state.checks.append((check_function.check, check_function.name, record))
@@ -187,7 +190,7 @@ class GradingPlugin:
             raise
         except BaseException as error:  # a bug in the grader: the run goes on, and fails at its end
             problem = f"{type(error).__name__}: {error}"
-            record.findings.append(Finding.named("malformed-reply", detail=f"the grader could not read this "
+            record.findings.append(Finding.named(MALFORMED_REPLY, detail=f"the grader could not read this "
                                                                            f"answer ({problem[:200]})"))
             self.internal_errors.append(f"{check_function.nodeid} ({state.submission.student}): {problem}")
 
@@ -196,7 +199,7 @@ class GradingPlugin:
         standins = tuple(Standin(d.module, f) for d in dependencies for f in d.functions)
         return ExerciseContext(exercise, self.course, self.catalogue, standins,
                                {d.module: d.id for d in dependencies}, self.course.grading.carry_forward,
-                               self._forbidden(state, exercise), state.found, state.carried)
+                               tuple(self._forbidden(state, exercise)))
 
     def _forbidden(self, state: _StudentState, exercise: Exercise) -> list[str]:
         """Uses of the names the exercise's mistakes forbid, read from the submitted source here."""
@@ -216,7 +219,7 @@ class GradingPlugin:
         if name == "attempt":
             if state.sandbox is None:
                 state.sandbox = self.open_sandbox(state.submission.root)
-            return Attempt(state.sandbox, self.oracle, exercise_state.context, record)
+            return Attempt(state.sandbox, self.oracle, exercise_state.context, record, state.memory)
         if name == "rng":
             return self._rng(state, exercise, check)
         if name == "settings":  # the exercise's own settings (declared by its grader, set in course.toml)
@@ -245,8 +248,7 @@ class GradingPlugin:
         result = ExerciseResult(exercise.id, sum(c.points for c, _, _ in exercise_state.checks))
         for check, name, record in exercise_state.checks:
             result.checks.append(self._check_result(exercise, check, name, record))
-        state.found[exercise.id] = result.mistakes
-        state.carried[exercise.id] = result.carried_from
+        state.memory.settle(exercise.id, result.mistakes, result.carried_from)
         return result
 
     def _check_result(self, exercise: Exercise, check: Check, name: str, record: CheckRecord) -> CheckResult:
@@ -270,8 +272,8 @@ class GradingPlugin:
             state.sandbox = None
         results = state.results
         if problem:  # a forged or broken reply: nothing this submission's process said can be trusted
-            results = zero_results(self.course, {e: [c.test for c in cs] for e, cs in self.checks.items()},
-                                   problem, "malformed-reply")
+            results = zero_results(self.course, problem, mistake=MALFORMED_REPLY,
+                                   tests={e: [c.test for c in cs] for e, cs in self.checks.items()})
         self.on_result(SubmissionResult(state.submission.student, results, problem=problem, output=output,
                                         fingerprint=state.submission.fingerprint))
 
@@ -286,17 +288,3 @@ def _read_only(value: Any) -> Any:
         value = value.copy()
         value.flags.writeable = False
     return value
-
-
-def zero_results(course: Course, tests: dict[str, list[str]], problem: str,
-                 mistake: str | None = None) -> dict[str, ExerciseResult]:
-    """Zeros on the given checks of every exercise, each saying why."""
-    exercises = {}
-    for exercise in course.exercises:
-        if exercise.id not in tests:
-            continue
-        checks = [CheckResult(c.test, c.test, c.public, passed=False, points=0.0, max_points=c.points,
-                              mistakes=[mistake] if mistake else [], message=problem)
-                  for c in exercise.checks if c.test in tests[exercise.id]]
-        exercises[exercise.id] = ExerciseResult(exercise.id, sum(c.max_points for c in checks), checks)
-    return exercises

@@ -1,6 +1,6 @@
 """What grading produces: one typed record a check, an exercise and a student, and their one JSON form.
 
-`SubmissionResult.to_json` writes the contract's feedback record (CONTRACT.md section 4) and
+`SubmissionResult.to_json` writes the contract's feedback record (docs/contract.md section 4) and
 `SubmissionResult.from_json` reads it back, validating every field: the parallel runner, the
 gradebook, the class report and the Gradescope export all go through these two functions, so a
 record has one shape wherever it travels. Scores are derived from the checks, never stored twice.
@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from attnkit.config import Course, check_names
 from attnkit.errors import KitError
 
 
@@ -20,7 +21,7 @@ class ResultError(KitError):
 
 @dataclass(frozen=True)
 class Location:
-    """Where in the student's own code a failed check's answer first goes wrong (CONTRACT.md section 4).
+    """Where in the student's own code a failed check's answer first goes wrong (docs/contract.md).
 
     `step` is a name the course declares (its mistake model's `flaws.step`), `last_right` the step
     before it that was still right, or None. With the course's `[feedback] locate = "step"`, `file`,
@@ -227,3 +228,21 @@ class _Fields:
 
     def table(self, key: str) -> dict[str, Any]:
         return self._get(key, dict, "an object")
+
+
+def zero_results(course: Course, problem: str, *, mistake: str | None = None,
+                 tests: dict[str, list[str]] | None = None) -> dict[str, ExerciseResult]:
+    """Zeros on the given checks of every exercise (all of them if `tests` is None), each saying why.
+
+    The one builder of all-zero results (a submission that cannot be graded, a reply that cannot be
+    trusted): each check is named as a graded one is, by its docstring (`config.check_name`)."""
+    exercises = {}
+    for exercise in course.exercises:
+        if tests is not None and exercise.id not in tests:
+            continue
+        names = check_names(course.grader_file(exercise))
+        checks = [CheckResult(names.get(c.test, c.test), c.test, c.public, passed=False, points=0.0,
+                              max_points=c.points, mistakes=[mistake] if mistake else [], message=problem)
+                  for c in exercise.checks if tests is None or c.test in tests[exercise.id]]
+        exercises[exercise.id] = ExerciseResult(exercise.id, sum(c.max_points for c in checks), checks)
+    return exercises

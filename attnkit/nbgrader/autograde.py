@@ -27,10 +27,12 @@ cells print (redefine `run_check`, say), and so the points nbgrader records for
 that student. It cannot change what `attnkit grade submitted/` scores: the
 kit's grade, to trust when the two disagree.
 
-Elsewhere (not Linux, not root, namespaces refused) kernels run unconfined
-with that same clean environment, and one warning a run says so: the verdicts
-still come from the notebook as handed over, but a cell can read and write
-whatever this user can, `submitted/` included.
+Elsewhere (not Linux, not root, namespaces refused: a container) kernels would
+run unconfined, as this user, with that same clean environment: a cell could
+read and write whatever this user can, the course and `submitted/` included.
+So there `KitExecute` refuses to grade (one line: why, and what to do) unless
+`c.KitExecute.unisolated = True` accepts the risk; then one warning per run says
+so, and the verdicts still come from the notebook as handed over.
 """
 from __future__ import annotations
 
@@ -43,12 +45,13 @@ from typing import Any
 
 from jupyter_client.manager import AsyncKernelManager
 from nbgrader.preprocessors import Execute
-from traitlets import List, Unicode
+from traitlets import Bool, List, Unicode
 
 from attnkit.config import Course, load_course
 from attnkit.errors import KitError
 from attnkit.nbgrader.checks import grade_package, write_verdicts
 from attnkit.nbgrader.extract import notebook_answer_sources, package_files
+from attnkit.sandbox.exposure import refuse_if_exposed, unisolated_warning
 
 VERDICTS_FILE = "verdicts.json"
 LAUNCHER = "attnkit.nbgrader.kernel"
@@ -77,8 +80,12 @@ class KitExecute(Execute):
     """nbgrader's Execute, after the kit has graded the notebook's answer cells; the kernel runs confined."""
 
     course = Unicode("", help="The kit's course.toml: the full course, hidden checks and reference.").tag(config=True)
+    unisolated = Bool(False, help="Where kernels cannot be confined (namespaces refused: a container), grade "
+                                  "even though a notebook's cells, run as this user, could read the course: "
+                                  "accept that risk.").tag(config=True)
 
     _warned_unconfined = False
+    _warned_exposed = False
 
     def __init__(self, **kwargs: Any):
         kwargs.setdefault("kernel_manager_class", ConfinedKernelManager)
@@ -87,6 +94,11 @@ class KitExecute(Execute):
     def preprocess(self, nb: Any, resources: Any = None, km: Any = None) -> tuple[Any, Any]:
         """Grade the answer cells of `nb` as nbgrader hands it over, then run it in a confined kernel."""
         course = self._load_course()
+        found = refuse_if_exposed(course, [], unisolated=self.unisolated, as_this_user=True,
+                                  accept="set c.KitExecute.unisolated = True in nbgrader_config.py")
+        if found is not None and not KitExecute._warned_exposed:
+            KitExecute._warned_exposed = True
+            self.log.warning("attnkit: %s", unisolated_warning(found))
         student = (resources or {}).get("nbgrader", {}).get("student", "notebook")
         result = grade_package(course, student, package_files(notebook_answer_sources(nb), course))
         with tempfile.TemporaryDirectory(prefix="attnkit-verdicts-") as folder:

@@ -96,6 +96,9 @@ c.CourseDirectory.course_id = {course_id!r}
 # neither the course nor submitted/. See attnkit/nbgrader/autograde.py.
 c.KitExecute.course = os.path.join(os.path.dirname(os.path.abspath(__file__)), {course_file!r})
 c.Autograde.autograde_preprocessors = autograde_preprocessors()
+# Where kernels cannot be confined (namespaces refused: a container), autograde refuses,
+# since a cell would run as this user and could read the course; True accepts that risk.
+c.KitExecute.unisolated = False
 
 # Seconds a cell may run before nbgrader interrupts it: an answer cell runs the
 # student's top-level code (and imports torch); an answer cell that loops forever

@@ -66,7 +66,7 @@ def intro_text(course: Course) -> str:
    stands. Keep the cell's first line (`{MARKER.format(exercise="...")}`): the checks find your
    answer by it. Later answers use your earlier functions (attention calls your softmax), so run
    the cells from the top.
-2. run the **check cells** below it, one a check with its points. A failed check prints the mistake
+2. run the **check cells** below it, one per check, with its points. A failed check prints the mistake
    the kit recognised, what it means in the lesson's terms, and a hint.
 
 The visible checks are the public ones, on the lesson's own numbers. Empty check cells are hidden

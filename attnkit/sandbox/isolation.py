@@ -75,8 +75,22 @@ MAX_PROCESSES = 64
 MAX_OPEN_FILES = 256
 MAX_FILE_MB = 16
 
-UNENFORCED = ("student code can read every file this user can (solutions/ and graders/ included), "
-              "write where this user can, use the network and signal this user's processes")
+
+
+def unenforced() -> str:
+    """What holds and what does not for student code where namespaces are refused, in one phrase (the
+    fallback's warning; docs/sandbox.md says the same)."""
+    if not sys.platform.startswith("linux"):
+        return ("it runs as this user, with the limits this platform accepts and the time budget: it "
+                "can read and write what this user can (solutions/ and graders/ included), use the network and "
+                "signal this user's processes")
+    held = "per-process limits, the time budget and no sockets (seccomp), but no network or other namespace"
+    if os.geteuid() == 0:
+        return (f"it runs as a uid of its own, with {held}: it can read every world-readable file "
+                "(grading refuses when the course is one, unless the risk is accepted), write where anyone may "
+                "(/tmp, which a later submission can read) and see every process")
+    return (f"it runs as this user, with {held}: it can read and write what this user can "
+            "(solutions/ and graders/ included) and signal this user's processes")
 
 _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
 
@@ -340,17 +354,31 @@ def fallback_copy_dir(pid: int) -> Path:
     return Path(tempfile.gettempdir()) / f"attnkit-sandbox-{pid}"
 
 
+def confine_without_namespaces(package_root: str) -> str:
+    """Where namespaces are refused: a uid of its own as root (`leave_root_without_namespaces`), and, as
+    anyone, no sockets (there is no network namespace to keep it in). Returns the package root to serve."""
+    if os.geteuid() == 0:
+        package_root = leave_root_without_namespaces(package_root)
+    prctl(PR_SET_NO_NEW_PRIVS, 1)
+    deny_sockets()
+    return package_root
+
+
 def leave_root_without_namespaces(package_root: str) -> str:
     """Root, but no namespaces (a container that refuses them, such as Gradescope's): still run student code
-    as a uid of its own, on a readable copy of its package, so it cannot read what only root can (the
-    course) nor write the grader's files. Best effort: where the container refuses this too, the code
-    runs as it is, as the warning says. Returns the package root to serve."""
+    as a uid of its own, on a copy of its package only that uid can read, so it cannot read what only root
+    can (a private course), another sandbox's submission nor write the grader's files. Best effort: where
+    the container refuses this too, the code runs as it is, as the warning says. Returns the package root
+    to serve."""
     uid = sandbox_uid()
     copy = fallback_copy_dir(os.getpid())
     try:
         shutil.rmtree(copy, ignore_errors=True)
         copy_package(Path(package_root) / PACKAGE, copy / PACKAGE)
-        os.chmod(copy, 0o755)
+        for folder, _, files in os.walk(copy):
+            for path in (folder, *(os.path.join(folder, name) for name in files)):
+                os.chown(path, uid, uid)
+        os.chmod(copy, 0o700)
         drop_privileges(uid)
     except OSError:
         return package_root if os.geteuid() == 0 else str(copy)

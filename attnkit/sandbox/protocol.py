@@ -69,7 +69,9 @@ class CallRequest:
     args: tuple[Value, ...]
     dtype: str = "float32"
     standins: tuple[Standin, ...] = ()
-    record: bool = False  # note the softmax-like torch functions the code calls (costs a little every op)
+    # note the torch functions the code calls whose names hold one of these (the course's forbidden names,
+    # case-folded and without underscores, taken from its catalogue); costs a little on every op
+    record: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,7 @@ class ModuleRequest:
     dtype: str = "float32"
     zero_unset: bool = False
     standins: tuple[Standin, ...] = ()
-    record: bool = False
+    record: tuple[str, ...] = ()  # as CallRequest's
 
 
 @dataclass(frozen=True)

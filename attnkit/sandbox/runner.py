@@ -31,6 +31,7 @@ import numpy as np
 
 from attnkit.sandbox import isolation, protocol
 from attnkit.sandbox.protocol import Failure, Standin, StandinAnswer, StandinCall
+from attnkit.settings import Settings
 
 TRACE_TIMEOUT, TRACE_BUDGET = 5.0, 15.0  # seconds of one traced run, and of all of one submission's
 MAX_STANDIN_CALLS = 5000  # in one request: a loop over rows calls a stand-in once a row, not thousands of times
@@ -39,12 +40,12 @@ StandinHandler = Callable[[Standin, StandinCall], StandinAnswer]
 
 @dataclass(frozen=True)
 class Limits:
-    """What one submission may use. Defaults live in course.toml's [settings]."""
+    """What one submission may use; the defaults are course.toml's [settings] defaults (attnkit.settings)."""
 
-    call_timeout: float = 10.0
-    memory_mb: int = 2048
-    output_kb: int = 64
-    time_budget: float = 60.0  # seconds for all of a submission's calls together
+    call_timeout: float = Settings.call_timeout
+    memory_mb: int = Settings.memory_limit_mb
+    output_kb: int = Settings.output_limit_kb
+    time_budget: float = Settings.time_budget  # seconds for all of a submission's calls together
 
     @property
     def cpu_seconds(self) -> int:
@@ -494,7 +495,7 @@ def warn_unenforced(refusal: str | None, cgroup_refusal: str | None) -> None:
     only (to `warning_sink`: stderr, or a grading worker's channel to the process that started it)."""
     if refusal is None and cgroup_refusal is None:
         return
-    parts = [f"student code is not isolated ({refusal}): {isolation.UNENFORCED}"] if refusal else []
+    parts = [f"student code is not isolated ({refusal}): {isolation.unenforced()}"] if refusal else []
     if cgroup_refusal is None:
         parts.append("memory and processes are limited for each submission as a whole, "
                      "and nothing it starts outlives grading")

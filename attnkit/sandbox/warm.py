@@ -413,12 +413,12 @@ def _sandbox(request: SpawnRequest, pipes: list[int], template: str | None, root
             isolation.enter_own_root(template, package_root, roots, uid)
             package_root = isolation.SUBMISSION
         limits = isolation.ResourceLimits(request.memory_mb, request.cpu_seconds)
-        isolation.limit_resources(limits, isolated=template is not None)
+        isolation.limit_resources(limits, isolated=template is not None or os.geteuid() == 0)  # a uid of its own
         if template is not None:
             isolation.drop_privileges(uid)
             isolation.deny_sockets()  # the network namespace is shared with every other sandbox
-        elif os.geteuid() == 0:
-            package_root = isolation.leave_root_without_namespaces(package_root)
+        else:
+            package_root = isolation.confine_without_namespaces(package_root)
         _forget_the_course(roots)
         from attnkit.sandbox import worker
 

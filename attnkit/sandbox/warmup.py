@@ -106,13 +106,13 @@ def requests() -> list[Request]:
     standin = (Standin("ops", "weights"),)
     return [
         CallRequest("ops", "weights", (q, -1)),
-        CallRequest("ops", "weights", (q, 1), dtype="float64", record=True),
+        CallRequest("ops", "weights", (q, 1), dtype="float64", record=("softmax",)),
         CallRequest("ops", "pair", (q, k)),
         CallRequest("uses", "mix", (q, k, v)),
         CallRequest("uses", "mix", (q, k, v), standins=standin),
         CallRequest("ops", "missing", (q,)),  # a failure's path too
         ModuleRequest("uses", "Layer", (4, 4), parts, weights, None),
-        ModuleRequest("uses", "Layer", (4, 4), parts, weights, x, upstream, record=True),
+        ModuleRequest("uses", "Layer", (4, 4), parts, weights, x, upstream, record=("softmax",)),
         ModuleRequest("uses", "Layer", (4, 4), parts, weights, x, upstream, dtype="float64", zero_unset=True,
                       standins=standin),
         ConstantsRequest("ops", ("SCALE", "LABELS", "MISSING")),

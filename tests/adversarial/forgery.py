@@ -138,7 +138,7 @@ _relays: list[threading.Thread] = []
 
 def rewrite_next_frame(rewrite) -> None:
     """The next frame written on the reply pipe (the worker's own reply, or a stand-in's request)
-    reaches the grader as `rewrite(body)` instead, and nothing else changes: one frame a request, each
+    reaches the grader as `rewrite(body)` instead, and nothing else changes: one frame per request, each
     well formed. A relay thread sits in front of the pipe for that one frame, then steps aside."""
     for relay in _relays:
         relay.join()

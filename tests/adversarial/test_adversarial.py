@@ -14,7 +14,7 @@ Two families are graded here beside the first attacks:
   a malformed reply, the exercise names `malformed-reply`; no other student is touched, the run exits
   0, and no file the kit writes is larger than 1 MB or unreadable.
 - `softmax-builtin--*`: the softmax exercise computes softmax with a library routine through some
-  other door (CONTRACT.md section 2): it must fail naming `softmax-builtin`, decided from the submitted
+  other door (docs/contract.md section 2): it must fail naming `softmax-builtin`, decided from the submitted
   source in the trusted process (a runtime record in the sandbox is the student's to fake), and no
   other exercise is blamed for it. The honest softmaxes beside them (a log-sum-exp, numpy, helpers in
   the same module, prose that names the built-in, the built-in used in attention) must not be.

@@ -1,4 +1,4 @@
-"""Hostile names and text, graded in one class through the real `attnkit grade` (CONTRACT.md, end of section 4).
+"""Hostile names and text, graded in one class through the real `attnkit grade` (docs/contract.md, end of section 4).
 
 The class's submissions folder holds what an instructor really receives from a hostile or unlucky class:
 - ids that start a spreadsheet formula (`=HYPERLINK(...)`, `+1`, `-1`, `@SUM(1)`);

@@ -1,4 +1,4 @@
-"""Right, after sleeping just under call_timeout on every call (computed inline: one nap a call)."""
+"""Right, after sleeping just under call_timeout on every call (computed inline: one nap per call)."""
 import math
 import time
 

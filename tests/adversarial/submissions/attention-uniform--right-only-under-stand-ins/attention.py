@@ -2,7 +2,7 @@
 the right answer whenever the grader has put stand-ins in their place.
 
 Its dependencies are right, so its failure is its own: a stand-in must not earn it the points
-(CONTRACT.md section 3: carried forward only where it fails *because* a dependency is wrong).
+(docs/contract.md section 3: carried forward only where it fails *because* a dependency is wrong).
 """
 import contextlib
 

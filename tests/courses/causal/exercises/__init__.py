@@ -1,4 +1,4 @@
-"""Your exercises on causal self-attention, one module an exercise, in the order you meet them:
+"""Your exercises on causal self-attention, one module per exercise, in the order you meet them:
 
 scores.py, causal.py, heads.py.
 

@@ -9,8 +9,8 @@ import torch
 def scaled_scores(Q: torch.Tensor, K: torch.Tensor) -> torch.Tensor:
     """Every query-key dot product, divided by √d_k.
 
-    Q: (..., n_q, d_k), one query a row.
-    K: (..., n_k, d_k), one key a row.
+    Q: (..., n_q, d_k), one query per row.
+    K: (..., n_k, d_k), one key per row.
     Returns (..., n_q, n_k): row i holds query i's scores against every key.
     The leading dimensions (...) are batch dimensions; they pass through unchanged.
     """

@@ -11,7 +11,7 @@ weight on a later token above the exercise's setting `future_weight_limit`.
 """
 import numpy as np
 
-from attnkit.grading.attempt import call
+from attnkit.grading.api import call
 
 SETTINGS = {"future_weight_limit": 1e-6}  # a weight on a later token above this is a peek
 NAMES = ("output", "weights")

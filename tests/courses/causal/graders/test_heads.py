@@ -8,7 +8,7 @@ different numbers (or shapes). Values are drawn at random.
 """
 import numpy as np
 
-from attnkit.grading.attempt import call
+from attnkit.grading.api import call
 
 NAMES = ("output", "weights")
 

@@ -7,7 +7,7 @@ The batched check has a batch dimension in front, which must pass through.
 """
 import numpy as np
 
-from attnkit.grading.attempt import call
+from attnkit.grading.api import call
 
 
 def scaled_scores(Q: np.ndarray, K: np.ndarray, dtype: str = "float32"):
