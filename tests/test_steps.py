@@ -219,7 +219,8 @@ def test_the_sandbox_watches_the_calls_the_catalogue_forbids_and_no_list_of_its_
 class TracingSandbox:
     """A sandbox that answers a trace with the bindings the softmax below would make (nothing is run)."""
 
-    SOURCE = ("import torch\n\n\ndef softmax(scores, dim=-1):\n    shifted = scores - scores.amax(dim=dim, keepdim=True)\n"
+    SOURCE = ("import torch\n\n\ndef softmax(scores, dim=-1):\n"
+              "    shifted = scores - scores.amax(dim=dim, keepdim=True)\n"
               "    exps = torch.exp(shifted)\n    total = exps.sum(dim=0, keepdim=True)\n    return exps / total\n")
 
     def __init__(self, root, x: np.ndarray):
