@@ -162,7 +162,8 @@ def test_the_course_decides_how_much_of_the_location_is_shown(mode):
 
 
 def test_the_lesson_numbers_are_shown_on_public_checks_only():
-    assert "the lesson's: 0.40, 0.20, 0.40" in location_feedback(LOCATED, "line", public=True)[1]
+    assert "Your totals on this check's numbers: 0.20, 0.30, 0.50; they should be 0.40, 0.20, 0.40." == \
+        location_feedback(LOCATED, "line", public=True)[1]
     assert "0.40" not in location_feedback(LOCATED, "line", public=False)[1]
 
 

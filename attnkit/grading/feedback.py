@@ -95,12 +95,11 @@ def location_feedback(located: Located | None, mode: str, public: bool) -> tuple
                   if len(located.mistakes) > 1 or (file, line) != (found.file, found.line)]
         if placed:
             sentence += f" {'; '.join(placed)}."
-    sentence = sentence.strip()
     if public and located.yours is not None and located.expected is not None \
             and 1 < located.yours.size <= MAX_SHOWN_NUMBERS and located.expected.size <= MAX_SHOWN_NUMBERS:
-        sentence += f" At that step on this check's numbers, yours: {_numbers(located.yours)}; " \
-                    f"the lesson's: {_numbers(located.expected)}."
-    return location, sentence
+        sentence += f" Your {found.step} on this check's numbers: {_numbers(located.yours)}; they should be " \
+                    f"{_numbers(located.expected)}."
+    return location, sentence.strip()
 
 
 def _numbers(values: np.ndarray) -> str:
