@@ -135,6 +135,7 @@ def test_a_crash_is_named_with_the_shapes_its_line_read():
     assert (found.location.line, found.location.step) == (2, "dot products")
     assert "Q has shape (2, 3, 4), K has shape (2, 5, 4)" in found.shapes
     assert ".T on a tensor of more than two dimensions reverses all its dimensions" in found.shapes
+    assert "this check passes a batch: an input of shape (2, 3, 4)" in found.shapes
 
 
 def test_no_declared_steps_locate_nothing():

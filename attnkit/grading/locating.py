@@ -165,6 +165,10 @@ def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], so
             raised_words = f"{raised[0]}, line {raised[1]}"
         if raised is not None:
             shapes = _shapes_on_line(sources[raised[0]], raised[1], trace.bindings)
+        batches = [given for given in inputs if given.ndim > 2]
+        if batches:  # code written for one grid meets leading batch dimensions
+            shapes += ("; " if shapes else "") + f"this check passes a batch: an input of shape " \
+                      f"{shape_text(batches[0].shape)}"
     return Located(location, raised_words, shapes, yours, steps[step][1])
 
 
