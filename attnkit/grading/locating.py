@@ -123,9 +123,12 @@ def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], so
     right = [max(m) if m else -1 for m in matched]
     last_right = max(right, default=-1)
     anchor = right.index(last_right) if last_right >= 0 else -1  # where the code had got furthest
+    # a table a loop fills in place is wrong only if it never comes out right on that line
+    filled = {(b.file, b.line, b.name) for b, found in zip(bindings, matched) if 2 in found.values()}
     # an alias of an earlier local (`e = shifted`) holding a step already reached is a step left out
     wrong = [i for i in range(anchor + 1, len(bindings))
              if (not matched[i] or (bindings[i].alias and not bindings[i].name.startswith("self.")))
+             and ((bindings[i].file, bindings[i].line, bindings[i].name) not in filled or bindings[i].alias)
              and _suspect(bindings[i], inputs, rtol, atol)]
     twin = _first_twin_of_wrong_return(bindings, matched, anchor)
     if twin is not None and (not wrong or twin < wrong[0]):

@@ -137,29 +137,6 @@ def consulted(model: Model, args: Sequence[Any]) -> set[str]:
     return flaws.consulted
 
 
-def runs(model: Model, active: frozenset[str], args: Sequence[Any]) -> Iterator[Any]:
-    """The model's answer for each spelling of the active mistakes (crashing spellings are skipped)."""
-    choices: list[int] | None = []
-    for _ in range(MAX_SPELLINGS):
-        flaws = Flaws(active, choices or ())
-        try:
-            answer = model(flaws, *args)
-        except Exception:  # a spelling that cannot run on these shapes shows as a crash, not as numbers
-            answer = None
-        if flaws.used and answer is not None:
-            yield answer
-        choices = flaws.next_choices()
-        if choices is None:
-            return
-
-
-def reference_steps(model: Model, args: Sequence[Any]) -> list[tuple[str, Any]]:
-    """The steps the model declares on these arguments with no mistake on: the reference's intermediates."""
-    flaws = Flaws(frozenset())
-    model(flaws, *args)
-    return flaws.steps
-
-
 def flawed_steps(model: Model, active: frozenset[str],
                  args: Sequence[Any]) -> Iterator[tuple[Any, list[tuple[str, Any]]]]:
     """Each spelling of the active mistakes: its answer and the steps it declared on the way."""
@@ -168,13 +145,26 @@ def flawed_steps(model: Model, active: frozenset[str],
         flaws = Flaws(active, choices or ())
         try:
             answer = model(flaws, *args)
-        except Exception:  # a spelling that cannot run on these shapes has no steps to show
+        except Exception:  # a spelling that cannot run on these shapes shows as a crash, not as numbers
             answer = None
         if flaws.used and answer is not None:
             yield answer, flaws.steps
         choices = flaws.next_choices()
         if choices is None:
             return
+
+
+def runs(model: Model, active: frozenset[str], args: Sequence[Any]) -> Iterator[Any]:
+    """The model's answer for each spelling of the active mistakes (crashing spellings are skipped)."""
+    for answer, _ in flawed_steps(model, active, args):
+        yield answer
+
+
+def reference_steps(model: Model, args: Sequence[Any]) -> list[tuple[str, Any]]:
+    """The steps the model declares on these arguments with no mistake on: the reference's intermediates."""
+    flaws = Flaws(frozenset())
+    model(flaws, *args)
+    return flaws.steps
 
 
 def raising(model: Model, args: Sequence[Any]) -> list[str]:
