@@ -116,6 +116,20 @@ def test_an_answer_that_stops_a_step_short_names_its_return():
     assert found is not None and (found.location.line, found.location.last_right) == (8, "powers")
 
 
+def test_elementwise_products_that_sum_to_a_step_are_a_right_intermediate():
+    source = Source.parse("scaled_scores.py", "def scaled_scores(Q, K):\n    products = Q[:, None, :] * K[None]\n"
+                          "    dots = products.sum(-1)\n    return dots * 2.0\n")
+    assert source is not None
+    Q, K = np.arange(6.0).reshape(3, 2), np.arange(8.0).reshape(4, 2) / 3
+    products = Q[:, None, :] * K[None]
+    trace = Trace(Answer(), (binding(2, "products", products, "scaled_scores.py"),
+                             binding(3, "dots", products.sum(-1), "scaled_scores.py"),
+                             binding(4, "return", products.sum(-1) * 2.0, "scaled_scores.py")))
+    steps = [("dot products", Q @ K.T), ("scale", Q @ K.T / np.sqrt(2))]
+    found = locate(trace, steps, [Q, K], {"scaled_scores.py": source}, 1e-6, 1e-9)
+    assert found is not None and (found.location.line, found.location.last_right) == (4, "dot products")
+
+
 @pytest.mark.parametrize("lie", ["a file the grader did not read", "a line past the end", "a blank line"])
 def test_a_trace_that_names_what_is_not_there_locates_nothing(lie):
     file, line = {"a file the grader did not read": ("other.py", 7), "a line past the end": ("softmax.py", 99),
