@@ -75,7 +75,7 @@ def _fail(message: str, status: int) -> NoReturn:
     sys.exit(status)
 
 
-@click.group(cls=KitGroup)
+@click.group(cls=KitGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="attnkit")
 def main() -> None:
     """Auto-graded exercises for the self-attention lesson."""
@@ -84,7 +84,22 @@ def main() -> None:
 # --- check ---------------------------------------------------------------------------------------
 
 
-@main.command()
+class CheckCommand(click.Command):
+    """`check --help` ends with the exercise ids of the course here (the handout's, for a student)."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from attnkit.config import find_course_file, load_course
+
+        try:
+            ids = ", ".join(exercise.id for exercise in load_course(find_course_file(Path.cwd())).exercises)
+            text = f"EXERCISE is one of: {ids}."
+        except KitError:
+            text = "EXERCISE is an exercise id of your handout: run `attnkit check -h` in its folder to list them."
+        formatter.write_paragraph()
+        formatter.write_text(text)
+
+
+@main.command(cls=CheckCommand)
 @click.argument("exercise_ids", nargs=-1, metavar="[EXERCISE]...")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 def check(exercise_ids: tuple[str, ...], as_json: bool) -> None:
@@ -153,6 +168,8 @@ def print_check(run: SelfCheck, *, width: int | None, colour: bool) -> None:
         say(f"{'The' if run.total == 1 else 'All'} {checks} passed; hidden checks run at grading.", "green")
     else:
         say("No public checks for these exercises; hidden checks run at grading.")
+    for note in run.notes:
+        say(note)
 
 
 # --- grade ---------------------------------------------------------------------------------------
@@ -256,7 +273,8 @@ def handout(out: Path) -> None:
 @main.command()
 @click.option("--student", default=lambda: os.environ.get("ATTNKIT_STUDENT") or getpass.getuser(),
               show_default="$ATTNKIT_STUDENT or your login name", help="Your student id: the zip's name.")
-@click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=".", help="Where to write the zip.")
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=".", show_default="this folder",
+              help="Where to write the zip.")
 def submit(student: str, out: Path) -> None:
     """Pack ./exercises into <student>.zip for upload (warning about stubs and modules that do not parse)."""
     from attnkit.packing import pack_submission

@@ -152,14 +152,15 @@ def _kind_name(kind: type | tuple) -> str:
     return names.get(kind, getattr(kind, "__name__", str(kind)))
 
 
-def find_course_file(start: Path) -> Path:
-    """course.toml in `start` or the nearest folder above it."""
+def find_course_file(start: Path, where: str = "run this in the course repo") -> Path:
+    """course.toml in `start` or the nearest folder above it; `where` says where to run instead (a student
+    has no course repo: their course.toml is the handout's)."""
     start = start.resolve()
     for folder in (start, *start.parents):
         candidate = folder / COURSE_FILE
         if candidate.is_file():
             return candidate
-    raise ConfigError(f"{start}: no {COURSE_FILE} here or in any folder above (run this in the course repo)")
+    raise ConfigError(f"{start}: no {COURSE_FILE} here or in any folder above ({where})")
 
 
 def course_here() -> Course:

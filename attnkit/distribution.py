@@ -25,15 +25,21 @@ DISTRIBUTION = "attnkit"
 WHEEL_TAG = "py3-none-any"
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # the same bytes from the same files: a handout does not change by being rebuilt
 LEFT_OUT = ("__pycache__",)
+GRADERS_ONLY = ("sandbox/warmup.py",)  # the warm parent's package: a batched attention and a projection layer
 
 
-def build_wheel(folder: Path) -> Path:
-    """Write the running kit's wheel into `folder`; its path."""
+def build_wheel(folder: Path, *, for_students: bool) -> Path:
+    """Write the running kit's wheel into `folder`; its path.
+
+    A student's wheel leaves out what computes an exercise's answer (`GRADERS_ONLY`): the warm-up
+    package, which the warm parent then goes without (a self-check grades one submission, which
+    warming would only delay). Gradescope's autograder is the graders' and keeps it."""
     dist = metadata.distribution(DISTRIBUTION)
     name, version = dist.metadata["Name"].replace("-", "_"), dist.version
     info = f"{name}-{version}.dist-info"
-    files = {f"{DISTRIBUTION}/{path.relative_to(package_dir()).as_posix()}": path.read_bytes()
-             for path in sorted(package_dir().rglob("*")) if _shipped(path)}
+    left_out = GRADERS_ONLY if for_students else ()
+    files = {f"{DISTRIBUTION}/{relative}": path.read_bytes() for path in sorted(package_dir().rglob("*"))
+             if _shipped(path) and (relative := path.relative_to(package_dir()).as_posix()) not in left_out}
     files[f"{info}/METADATA"] = _metadata(dist).encode()
     files[f"{info}/WHEEL"] = (f"Wheel-Version: 1.0\nGenerator: attnkit\nRoot-Is-Purelib: true\n"
                               f"Tag: {WHEEL_TAG}\n").encode()
@@ -96,16 +102,29 @@ def pinned_requirements() -> list[str]:
         requirement = Requirement(line)
         if requirement.marker is not None and "extra" in str(requirement.marker):
             continue
-        try:
-            version = metadata.version(requirement.name)
-        except metadata.PackageNotFoundError:
-            raise KitError(f"{requirement.name}: a dependency of attnkit that is not installed here") from None
-        pins.append(f"{requirement.name}=={version.split('+')[0]}")
+        version = installed_version(requirement.name)
+        if version is None:
+            raise KitError(f"{requirement.name}: a dependency of attnkit that is not installed here")
+        pins.append(f"{requirement.name}=={version}")
     return sorted(pins, key=str.lower)
 
 
-def requirements_text(wheel: Path, purpose: str) -> str:
-    """A requirements.txt naming the wheel (beside it) and the pinned dependencies; `purpose` opens it."""
-    lines = [f"# {purpose}", "# attnkit is the wheel beside this file; the rest are pinned to the versions",
-             "# its checks were recorded with.", f"./{wheel.name}", *pinned_requirements()]
-    return "\n".join(lines) + "\n"
+def installed_version(name: str) -> str | None:
+    """The public version of a distribution installed here (`2.13.0` for torch's `2.13.0+cpu`), or None."""
+    try:
+        return metadata.version(name).split("+")[0]
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def requirements_text(wheel: Path, purpose: str, *, keep_torch: bool = False) -> str:
+    """A requirements.txt naming the wheel (beside it) and the pinned dependencies; `purpose` opens it.
+
+    With `keep_torch`, torch is not pinned: the wheel's own `torch>=2.2` keeps a torch already installed
+    (a hosted notebook's, a CUDA build) and installs one only where there is none."""
+    pins = [pin for pin in pinned_requirements() if not (keep_torch and pin.lower().startswith("torch=="))]
+    said = ("# attnkit is the wheel beside this file; torch is whichever 2.2 or later is installed (kept as it is),",
+            "# the rest are pinned to the versions its checks were recorded with.") if keep_torch else (
+            "# attnkit is the wheel beside this file; the rest are pinned to the versions",
+            "# its checks were recorded with.")
+    return "\n".join([f"# {purpose}", *said, f"./{wheel.name}", *pins]) + "\n"

@@ -11,21 +11,26 @@ from __future__ import annotations
 import ast
 import dataclasses
 import json
+import re
 import shutil
 import tempfile
 from pathlib import Path
 from typing import TypeGuard
 
 from attnkit.config import Course, Exercise, grader_file_name
-from attnkit.distribution import build_wheel, pinned_requirements, requirements_text
+from attnkit.distribution import build_wheel, installed_version, pinned_requirements, requirements_text
 from attnkit.errors import KitError
 from attnkit.grading.catalogue import Catalogue, Mistake, load_catalogue
 from attnkit.grading.oracle import RecordingOracle, ReferenceOracle
 from attnkit.grading.plugin import Submission
 from attnkit.grading.session import RECORDED_ANSWERS, run_checks
+from attnkit.self_check import RECORDED_WITH
 
 CHECKS = "checks"
 REQUIREMENTS = "requirements.txt"
+KEEP_TORCH = "requirements-keep-torch.txt"  # the same without the torch pin: for a torch already installed
+UV_PROJECT = "pyproject.toml"  # the handout as a uv project: `uv run attnkit check`
+TORCH_CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 INSTALL = f"python3 -m pip install -r {REQUIREMENTS}"
 KEPT_ALWAYS = {"SETTINGS"}  # an exercise's declared settings, which course.toml's are checked against
 
@@ -50,8 +55,13 @@ def write_handout(course: Course, out: Path) -> Path:
     catalogue = load_catalogue(course.mistakes_dir)
     (checks / "mistakes" / "catalogue.toml").write_text(catalogue_without_variants(catalogue), encoding="utf-8")
     record_answers(course, checks / RECORDED_ANSWERS)
-    wheel = build_wheel(out)
+    (checks / RECORDED_WITH).write_text(json.dumps({"torch": installed_version("torch")}) + "\n", encoding="utf-8")
+    wheel = build_wheel(out, for_students=True)
     (out / REQUIREMENTS).write_text(requirements_text(wheel, f"The handout's install: {INSTALL}"), encoding="utf-8")
+    (out / KEEP_TORCH).write_text(requirements_text(
+        wheel, f"Where torch 2.2 or later is installed already: python3 -m pip install -r {KEEP_TORCH}",
+        keep_torch=True), encoding="utf-8")
+    (out / UV_PROJECT).write_text(uv_project(course, wheel), encoding="utf-8")
     (out / "course.toml").write_text(handout_registry(course, exercises), encoding="utf-8")
     (out / "README.md").write_text(student_readme(course, pinned_requirements()), encoding="utf-8")
     return out
@@ -201,32 +211,89 @@ def handout_registry(course: Course, exercises: list[Exercise]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def uv_project(course: Course, wheel: Path) -> str:
+    """A pyproject.toml that makes the handout a uv project: the wheel beside it as a path dependency, the
+    same pins as requirements.txt, and torch from PyTorch's CPU index on Linux and Windows (PyPI's is the
+    multi-GB CUDA build there; these exercises need no GPU). Not a package: uv installs what it needs only."""
+    def text(value: str) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    dependencies = ", ".join(text(pin) for pin in ["attnkit", *pinned_requirements()])
+    name = "-".join(re.findall(r"[a-z0-9]+", course.lesson.lower())) or "lesson"  # PEP 508: ASCII only
+    return f"""# The handout as a uv project: `uv run attnkit check`, then `uv run attnkit submit --student YOUR_ID`.
+# The first `uv run` makes .venv and uv.lock here. pip users: requirements.txt holds the same pins.
+[project]
+name = {text(name + "-exercises")}
+version = "0"
+requires-python = ">=3.11"
+dependencies = [{dependencies}]
+
+[tool.uv]
+package = false
+
+[tool.uv.sources]
+attnkit = {{ path = {text(wheel.name)} }}
+torch = [{{ index = "pytorch-cpu", marker = "sys_platform != 'darwin'" }}]  # macOS: PyPI's, CPU already
+
+[[tool.uv.index]]
+name = "pytorch-cpu"
+url = {text(TORCH_CPU_INDEX)}
+explicit = true
+"""
+
+
 def student_readme(course: Course, pins: list[str]) -> str:
-    """The handout's README: how to install the kit, what to fill in, how to check it, how to hand it in."""
+    """The handout's README: one command for each place a student works (a venv with pip, a uv project, a
+    notebook, a hosted notebook with torch already there), then what to fill in, how to check it, how to hand it in."""
     rows = "\n".join(f"| {i} | `{e.id}` | `exercises/{e.module}.py` | {e.title} |"
                      for i, e in enumerate(course.exercises, 1))
     torch = next((pin for pin in pins if pin.lower().startswith("torch==")), "torch")
     names = [pin.split("==")[0] for pin in pins]
     dependencies = ", ".join(names[:-1]) + f" and {names[-1]}" if len(names) > 1 else "".join(names)
+    first = course.exercises[0].id
     return f"""# {course.lesson}: exercises
 
 {course.name}.
 
-## Install
+## Install: one command for where you work
 
-You need Python 3.11 or newer (on Windows, use WSL). In this folder, best in a virtual environment
-of its own (`python3 -m venv .venv`, then `source .venv/bin/activate`):
+You need Python 3.11 or newer (on Windows, use WSL). Each route installs `attnkit` (the wheel in this
+folder: the checking kit, no solutions) and the versions of {dependencies} your checks were recorded with.
+
+**A terminal, with pip.** In this folder, in a virtual environment of its own
+(`python3 -m venv .venv`, then `source .venv/bin/activate`):
 
     {INSTALL}
 
-This installs `attnkit` (the wheel in this folder: the checking kit, no solutions) and the versions
-of {dependencies} your checks were recorded with. On Linux, PyPI's `{torch}` is the
-CUDA build: several GB, in about 20 packages. These exercises need none of it. For PyTorch's
-CPU-only build (about 200 MB) run this first, then the command above, which keeps it:
+**A terminal, with uv.** This folder is a uv project (`{UV_PROJECT}`): nothing to install first, the
+first `uv run` makes `.venv` here. Put `uv run` before every command below:
 
-    python3 -m pip install {torch} --index-url https://download.pytorch.org/whl/cpu
+    uv run attnkit check
 
-The rest takes a minute or two. On macOS, PyPI's torch is the CPU build already.
+(In a uv virtual environment you made yourself: `uv pip install -r {REQUIREMENTS}`.)
+
+**A notebook on your machine.** Start Jupyter in this folder; in the notebook's first cell:
+
+    %pip install -r {REQUIREMENTS}
+
+**A hosted notebook with torch already there (Colab, Kaggle).** Upload this folder, go into it
+(`%cd` and the folder's name), then in a cell:
+
+    %pip install -r {KEEP_TORCH}
+
+This keeps the torch that is installed (2.2 or later) and pins the rest. If yours is not `{torch}`,
+the check says so once; answers are compared within a tolerance, so the verdicts hold.
+
+### torch on Linux: CUDA or CPU
+
+On Linux, PyPI's `{torch}` is the CUDA build: several GB, in about 20 packages. These exercises
+need none of it. With pip, install PyTorch's CPU-only build (about 200 MB) first, then the command
+above, which keeps it:
+
+    python3 -m pip install {torch} --index-url {TORCH_CPU_INDEX}
+
+The uv route takes torch from PyTorch's CPU index on Linux and Windows already. On macOS, PyPI's
+torch is the CPU build. The rest takes a minute or two.
 
 ## Fill in the exercises
 
@@ -240,9 +307,17 @@ Each TODO says what to compute, with the shapes, and which section of the lesson
 
 ## Check your work
 
+In a terminal (with uv: `uv run attnkit check`):
+
     attnkit check              # every exercise
-    {f"attnkit check {course.exercises[0].id}":<27}# one exercise
+    {f"attnkit check {first}":<27}# one exercise
     attnkit check --json       # the same, as JSON
+
+In a notebook cell, in this folder (save your edits to the `.py` files first: each check reads them afresh):
+
+    from attnkit import check, hint
+    check("{first}")          # a table of its public checks; check() for every exercise
+    hint("{first}")           # the hints of the checks that failed
 
 Each line is one check: ✓ passed, ✗ failed with the mistake the kit recognised and a hint.
 These are the public checks, on the lesson's own numbers. When your work is graded, hidden checks
@@ -253,5 +328,6 @@ check is a good sign, not a guarantee.
 
     attnkit submit --student YOUR_ID
 
-This packs `exercises/` into `YOUR_ID.zip`; upload that file.
+This packs `exercises/` into `YOUR_ID.zip`; upload that file. From a notebook cell, after `import sys`:
+`!{{sys.executable}} -m attnkit submit --student YOUR_ID`.
 """

@@ -16,7 +16,9 @@ KEYS = [[2.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
 
 # TODO(cake): before running anything, predict by hand cake's three weights
 # (on eggless, chocolate, cake) for your keys, to two decimals: Steps 1 to 3,
-# score, scale by √d_k, softmax. A list of three numbers.
+# score, scale by √d_k, softmax. A list of three numbers. Then check your keys
+# and your prediction with the lesson's Step 1 code (or your own attention):
+# `attnkit check` only sees that they are written in; grading computes them.
 PREDICTED_WEIGHTS = None
 
 # TODO(cake): and predict cake's output vector by hand, Step 4: Blend.

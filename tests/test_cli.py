@@ -1,6 +1,7 @@
 """The command line as students and instructors use it: outputs, files and exit statuses."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -9,10 +10,12 @@ import subprocess
 import zipfile
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
 from attnkit.cli import main
+from attnkit.nbgrader.build import default_timeout
 from kit import COURSE, REPO, reference_submission
 
 
@@ -224,3 +227,43 @@ def test_check_names_a_mistake_in_the_handout(handout, tmp_path):
     result = subprocess.run(["attnkit", "check", "softmax"], cwd=work, capture_output=True, text=True)
     assert result.returncode == 1
     assert "softmax-wrong-dim" in result.stdout and "dim 0" in result.stdout and "hint:" in result.stdout
+
+
+@pytest.mark.parametrize("path", [(), *every_command()], ids=lambda path: " ".join(path) or "attnkit")
+def test_dash_h_is_help(path):
+    short, long = (CliRunner().invoke(main, [*path, flag]) for flag in ("-h", "--help"))
+    assert short.exit_code == 0 and short.output == long.output
+
+
+def options_with_defaults():
+    for path in every_command():
+        command = main
+        for name in path:
+            command = command.commands[name]
+        for param in command.params:
+            if isinstance(param, click.Option) and not param.is_flag and not param.required:
+                yield pytest.param(param, id=f"{' '.join(path)} {param.opts[0]}")
+
+
+@pytest.mark.parametrize("option", list(options_with_defaults()))
+def test_every_option_with_a_default_shows_it(option):
+    assert option.show_default and isinstance(option.show_default, (bool, str))
+
+
+def test_nbgrader_builds_timeout_default_is_what_it_writes():
+    result = CliRunner().invoke(main, ["nbgrader", "build", "--help"])
+    ten = dataclasses.replace(COURSE, settings=dataclasses.replace(COURSE.settings, call_timeout=10.0))
+    assert f"{default_timeout(ten)} for call_timeout = 10" in " ".join(result.output.split())
+
+
+def test_check_help_lists_the_exercise_ids_of_the_course_here(tmp_path):
+    ids = ", ".join(exercise.id for exercise in COURSE.exercises)
+    assert f"EXERCISE is one of: {ids}." in " ".join(run(["check", "--help"], REPO).output.split())
+    elsewhere = " ".join(run(["check", "--help"], tmp_path).output.split())
+    assert "run `attnkit check -h` in its folder" in elsewhere
+
+
+def test_check_outside_a_handout_says_to_run_it_in_the_handout_folder(tmp_path):
+    result = run(["check"], tmp_path)
+    assert result.exit_code == 2 and "run this in your handout folder" in result.output
+    assert "course repo" not in result.output

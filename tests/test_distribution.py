@@ -23,7 +23,7 @@ import pytest
 
 from attnkit.distribution import pinned_requirements
 from attnkit.gradescope.export import write_autograder
-from attnkit.handout import INSTALL, write_handout
+from attnkit.handout import INSTALL, KEEP_TORCH, REQUIREMENTS, write_handout
 from kit import CATALOGUE, COURSE, REPO, reference_submission, variant_submission
 
 pytestmark = pytest.mark.slow
@@ -141,3 +141,83 @@ def test_setup_sh_installs_the_autograder_and_run_autograder_grades_with_it(tmp_
         assert results["score"] == COURSE.max_total, graded.stdout + graded.stderr
     finally:
         shutil.rmtree(root / "venv", ignore_errors=True)
+
+
+def relabel_torch(venv: Path, version: str) -> None:
+    """Make the venv's torch say it is `version`: another torch 2.2 or later, as a hosted notebook has one,
+    with the one torch wheel this machine keeps (its code is the real one; only its version is told apart)."""
+    [info] = (venv / "lib").glob("python3*/site-packages/torch-*.dist-info")
+    metadata_file = info / "METADATA"
+    lines = [f"Version: {version}" if line.startswith("Version: ") else line
+             for line in metadata_file.read_text().splitlines()]
+    metadata_file.write_text("\n".join(lines) + "\n")
+    info.rename(info.with_name(f"torch-{version}.dist-info"))
+
+
+def test_a_torch_already_installed_is_kept_and_check_notes_it_once(fresh_venv, tmp_path):
+    handout = write_handout(COURSE, tmp_path / "handout")
+    env = inside(fresh_venv)
+    torch_pin = next(pin for pin in pinned_requirements() if pin.startswith("torch=="))
+    assert sh(["python3", "-m", "pip", "install", torch_pin], tmp_path, env).returncode == 0
+    relabel_torch(fresh_venv, "2.5.1")
+    replaced = sh(f"python3 -m pip install --dry-run -r {REQUIREMENTS}", handout, env)
+    recorded = torch_pin.split("==")[1]
+    assert f"torch-{recorded}" in replaced.stdout  # the pinned route would replace it: what the second file is for
+
+    kept = sh(f"python3 -m pip install -r {KEEP_TORCH}", handout, env)
+    assert kept.returncode == 0, kept.stderr
+    [installing] = [line for line in kept.stdout.splitlines() if line.startswith("Installing collected packages")]
+    assert "attnkit" in installing and "torch" not in installing
+    version = sh(["python3", "-c", "from importlib.metadata import version; print(version('torch'))"], tmp_path, env)
+    assert version.stdout.strip() == "2.5.1"
+
+    shutil.rmtree(handout / "exercises")
+    shutil.copytree(COURSE.solutions_dir, handout / "exercises")
+    checked = sh(["attnkit", "check"], handout, env)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.count(f"Note: your torch is 2.5.1; these checks were recorded with torch {recorded}.") == 1
+
+
+def simple_index(folder: Path, wheels: Path) -> Path:
+    """A package index (PEP 503) of the wheels in `wheels`: how the test points uv's CPU-torch index here."""
+    for wheel in wheels.glob("*.whl"):
+        project = folder / wheel.name.split("-")[0].lower()
+        project.mkdir(parents=True, exist_ok=True)
+        with (project / "index.html").open("a") as page:
+            page.write(f'<a href="{wheel.resolve().as_uri()}">{wheel.name}</a>\n')
+    return folder
+
+
+def test_the_handout_is_a_uv_project_that_checks_and_submits(tmp_path):
+    """`uv run` in a fresh copy: a .venv of its own, from the handout's pyproject.toml, with uv from PyPI.
+    Pointed at this machine's wheels as pip is (PIP_FIND_LINKS), and its CPU-torch index at an index of them."""
+    uv = shutil.which("uv", path=str(Path(sys.executable).parent))
+    assert uv, "uv is in requirements.txt"
+    student = write_handout(COURSE, tmp_path / "far" / "handout")
+    wheels = Path(os.environ.get("PIP_FIND_LINKS", "/opt/wheels"))
+    env = inside(None) | {"UV_CACHE_DIR": str(tmp_path / "uv-cache"), "UV_PYTHON_DOWNLOADS": "never",
+                          "UV_FIND_LINKS": str(wheels),
+                          "UV_INDEX": f"pytorch-cpu={simple_index(tmp_path / 'index', wheels).as_uri()}"}
+    try:
+        stubs = sh([uv, "run", "attnkit", "check"], student, env)
+        lines = [line for line in stubs.stdout.splitlines() if line.startswith(("✓", "✗"))]
+        assert stubs.returncode == 1 and lines and all("[not-implemented]" in line for line in lines), \
+            stubs.stdout + stubs.stderr
+        assert (student / ".venv").is_dir() and (student / "uv.lock").is_file()
+        shutil.rmtree(student / "exercises")
+        shutil.copytree(COURSE.solutions_dir, student / "exercises")
+        reference = sh([uv, "run", "attnkit", "check", "--json"], student, env)
+        assert reference.returncode == 0 and json.loads(reference.stdout)["failed"] == 0, reference.stderr
+        submitted = sh([uv, "run", "attnkit", "submit", "--student", "alice"], student, env)
+        assert submitted.returncode == 0, submitted.stderr
+        assert sorted(zipfile.ZipFile(student / "alice.zip").namelist()) == sorted(
+            f"exercises/{p.name}" for p in COURSE.solutions_dir.glob("*.py"))
+
+        own = tmp_path / "uv-venv"  # the README's other uv route: a uv venv of the student's own
+        assert sh([uv, "venv", str(own)], student, env).returncode == 0
+        installed = sh([uv, "pip", "install", "--python", str(own), "-r", REQUIREMENTS], student, env)
+        assert installed.returncode == 0, installed.stderr
+        assert sh([str(own / "bin" / "attnkit"), "check"], student, env).returncode == 0
+    finally:
+        shutil.rmtree(tmp_path / "uv-cache", ignore_errors=True)
+        shutil.rmtree(student / ".venv", ignore_errors=True)

@@ -12,14 +12,16 @@ import hashlib
 import shutil
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from attnkit.config import Check, Exercise
-from attnkit.distribution import pinned_requirements
-from attnkit.handout import INSTALL, public_only, write_handout
+from attnkit.distribution import build_wheel, pinned_requirements
+from attnkit.handout import INSTALL, KEEP_TORCH, REQUIREMENTS, public_only, write_handout
+from attnkit.sandbox import warmup
 from kit import COURSE
 
 
@@ -164,6 +166,27 @@ def test_the_readme_gives_the_install_command_and_pytorchs_cpu_route(handout):
     assert f"    python3 -m pip install {torch} --index-url https://download.pytorch.org/whl/cpu\n" in readme
 
 
+@pytest.mark.parametrize("place,command", [
+    ("A terminal, with pip", INSTALL),
+    ("A terminal, with uv", "uv run attnkit check"),
+    ("A notebook on your machine", f"%pip install -r {REQUIREMENTS}"),
+    ("A hosted notebook with torch already there", f"%pip install -r {KEEP_TORCH}"),
+])
+def test_the_readme_leads_with_one_command_for_each_place(handout, place, command):
+    """Each place's paragraph comes before the exercises and is followed by its one command, as a code block."""
+    readme = (handout / "README.md").read_text()
+    install = readme[:readme.index("## Fill in the exercises")]
+    paragraph = install[install.index(f"**{place}"):]
+    blocks = [line.strip() for line in paragraph.split("\n\n") if line.startswith("    ")]
+    assert blocks[0] == command and (handout / command.split()[-1]).is_file() or command.startswith("uv run")
+
+
+def test_the_readme_shows_the_notebooks_check_and_hint(handout):
+    readme = (handout / "README.md").read_text()
+    assert "    from attnkit import check, hint\n" in readme and '    check("softmax")' in readme
+    assert '    hint("softmax")' in readme
+
+
 def test_a_self_check_imports_torch_only_in_the_sandbox(handout, tmp_path):
     """The recorded answers are numbers: the checking process needs no torch (its import is most of check's time)."""
     folder = tmp_path / "student"
@@ -176,3 +199,48 @@ def test_a_self_check_imports_torch_only_in_the_sandbox(handout, tmp_path):
     assert run.returncode == 0, run.stderr
     total, failed, torch_imported = run.stdout.split()
     assert int(total) > 0 and failed == "0" and torch_imported == "False"
+
+
+def computations(source: str) -> set[str]:
+    """What a module does that computes attention's numbers: an exponential, a softmax, a matrix product."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+            found.add("@")
+        elif isinstance(node, ast.Attribute) and node.attr in ("exp", "softmax", "matmul", "einsum", "Linear"):
+            found.add(node.attr)
+    return found
+
+
+def test_no_code_that_computes_an_exercises_answer_is_handed_out(handed_out):
+    """Not the warm parent's package (a batched attention and a projection layer: the graders'), nor cake's
+    weights, which students predict by hand (the check that needs them is hidden)."""
+    code = {name: text for name, text in handed_out.items()
+            if name.endswith(".py") and not name.startswith("exercises/")}
+    assert any(name.startswith("checks/") for name in code) and any(".whl/attnkit/" in name for name in code)
+    assert {name: found for name, text in code.items() if (found := computations(text))} == {}
+    assert computations((COURSE.graders_dir / "test_cake.py").read_text()) >= {"exp", "@"}  # what would be found
+    assert set().union(*map(computations, warmup.MODULES.values())) >= {"@", "softmax", "Linear"}
+
+
+def test_the_graders_wheel_keeps_the_warm_up(tmp_path):
+    with zipfile.ZipFile(build_wheel(tmp_path, for_students=False)) as wheel:
+        assert "attnkit/sandbox/warmup.py" in wheel.namelist()
+
+
+def test_the_keep_torch_requirements_are_the_same_but_for_the_torch_pin(handout):
+    def lines(name: str) -> list[str]:
+        return [line for line in (handout / name).read_text().splitlines() if not line.startswith("#")]
+
+    assert lines(KEEP_TORCH) == [line for line in lines(REQUIREMENTS) if not line.startswith("torch==")]
+    assert len(lines(KEEP_TORCH)) == len(lines(REQUIREMENTS)) - 1
+
+
+def test_the_uv_project_installs_the_wheel_beside_it_with_the_same_pins(handout):
+    project = tomllib.loads((handout / "pyproject.toml").read_text())
+    assert project["project"]["dependencies"] == ["attnkit", *pinned_requirements()]
+    assert (handout / project["tool"]["uv"]["sources"]["attnkit"]["path"]).is_file()
+    [torch] = project["tool"]["uv"]["sources"]["torch"]
+    [index] = project["tool"]["uv"]["index"]
+    assert torch["index"] == index["name"] and index["url"] == "https://download.pytorch.org/whl/cpu"
+    assert index["explicit"] and project["tool"]["uv"]["package"] is False

@@ -7,14 +7,18 @@ handout did not record is skipped, never an error.
 """
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 import pytest
 
 from attnkit.config import load_course
+from attnkit.errors import KitError
 from attnkit.grading.plugin import Submission
 from attnkit.grading.session import run_checks
 from attnkit.handout import write_handout
+from attnkit.self_check import torch_note
 from kit import COURSE, InProcessSandbox, reference_submission
 
 UNSTABLE = '''
@@ -70,3 +74,29 @@ def test_a_dependencys_mistake_is_named_as_the_cause_without_a_stand_in(handout_
     attention = check(handout_course, tmp_path, {"softmax": WRONG_DIM})["attention"]
     assert not attention.passed and attention.carried_from == []
     assert "attention fails because your softmax does (softmax-wrong-dim)" in attention.checks[0].message.lower()
+
+
+def test_a_torch_other_than_the_recorded_one_is_noted_once(handout_course, tmp_path):
+    from attnkit.distribution import installed_version
+    from attnkit.self_check import RECORDED_WITH, check_folder
+
+    recorded = json.loads((handout_course.graders_dir / RECORDED_WITH).read_text())
+    assert recorded == {"torch": installed_version("torch")}
+    assert torch_note(handout_course) == "" and torch_note(COURSE) == ""  # the course repo: the reference runs here
+    folder = tmp_path / "handout"
+    shutil.copytree(handout_course.root, folder)
+    (folder / "checks" / RECORDED_WITH).write_text('{"torch": "2.2.0"}')
+    run = check_folder(folder, ["softmax"])
+    assert run.notes == (f"Note: your torch is {installed_version('torch')}; these checks were recorded with "
+                         "torch 2.2.0. Answers are compared within a tolerance, so the verdicts hold.",)
+    assert run.to_json()["notes"] == list(run.notes)
+
+
+def test_an_unreadable_record_of_torch_is_one_line_naming_the_file(handout_course, tmp_path):
+    from attnkit.self_check import RECORDED_WITH
+
+    folder = tmp_path / "handout"
+    shutil.copytree(handout_course.root, folder)
+    (folder / "checks" / RECORDED_WITH).write_text("not json")
+    with pytest.raises(KitError, match=f"{RECORDED_WITH}: cannot read the torch"):
+        torch_note(load_course(folder / "course.toml"))

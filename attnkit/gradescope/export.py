@@ -33,7 +33,7 @@ def write_autograder(course: Course, out: Path) -> Path:
     target = out / AUTOGRADER_ZIP
     partial = out / f".{AUTOGRADER_ZIP}.partial"
     with tempfile.TemporaryDirectory(prefix="attnkit-gradescope-") as scratch:
-        wheel = build_wheel(Path(scratch))
+        wheel = build_wheel(Path(scratch), for_students=False)
         with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as archive:
             for name in SCRIPT_NAMES:
                 write_entry(archive, name, (SCRIPTS / name).read_bytes(), executable=True)

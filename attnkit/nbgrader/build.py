@@ -23,13 +23,11 @@ import nbformat
 from attnkit.config import Course
 from attnkit.errors import KitError
 from attnkit.handout import CHECKS, write_handout
+from attnkit.nbgrader import TIMEOUT_MARGIN
 from attnkit.nbgrader.notebooks import build_notebook
 
 CONFIG = "nbgrader_config.py"
 SOURCE = "source"
-# Seconds nbgrader allows one cell beyond the kit's own limits: starting the
-# kit and its sandbox, and importing torch (3-4 s here), with room to spare.
-TIMEOUT_MARGIN = 30
 
 
 def slug(text: str, separator: str) -> str:

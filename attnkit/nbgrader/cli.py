@@ -5,6 +5,8 @@ from pathlib import Path
 
 import click
 
+from attnkit.nbgrader import TIMEOUT_MARGIN
+
 
 @click.group()
 def nbgrader() -> None:
@@ -14,10 +16,13 @@ def nbgrader() -> None:
 @nbgrader.command()
 @click.option("--course-dir", required=True, type=click.Path(path_type=Path, file_okay=False),
               help="The nbgrader course folder to write (nbgrader_config.py, source/).")
-@click.option("--assignment", default=None, help="Assignment name.  [default: the lesson's name, e.g. self_attention]")
-@click.option("--course-id", default=None, help="nbgrader course id.  [default: the course's name]")
+@click.option("--assignment", default=None, show_default="the lesson's name, e.g. self_attention",
+              help="Assignment name.")
+@click.option("--course-id", default=None, show_default="the course's name", help="nbgrader course id.")
 @click.option("--timeout", type=click.IntRange(min=5), default=None,
-              help="Seconds a notebook cell may run at autograde.  [default: from course.toml's call_timeout]")
+              show_default=f"course.toml's call_timeout + {TIMEOUT_MARGIN}: "
+                           f"{TIMEOUT_MARGIN + 10} for call_timeout = 10",
+              help="Seconds a notebook cell may run at autograde (nbgrader's Execute.timeout).")
 @click.option("--force", is_flag=True, help="Rebuild an existing course's config and source notebook.")
 def build(course_dir: Path, assignment: str | None, course_id: str | None, timeout: int | None, force: bool) -> None:
     """Write nbgrader_config.py and the source notebook from course.toml."""
@@ -36,8 +41,8 @@ def build(course_dir: Path, assignment: str | None, course_id: str | None, timeo
 @nbgrader.command()
 @click.option("--course-dir", required=True, type=click.Path(path_type=Path, exists=True, file_okay=False),
               help="The nbgrader course folder, after `nbgrader generate_assignment`.")
-@click.option("--assignment", default=None,
-              help="The assignment's name.  [default: the course folder's only assignment]")
+@click.option("--assignment", default=None, show_default="the course folder's only assignment",
+              help="The assignment's name.")
 @click.option("--student", default="model-student", show_default=True, help="Student id to submit as.")
 def sample(course_dir: Path, assignment: str | None, student: str) -> None:
     """Submit the release with the reference's answers, to try the pipeline before students do."""

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import fcntl
 import gc
+import importlib.util
 import json
 import os
 import select
@@ -456,10 +457,12 @@ def main() -> None:
     import numpy  # noqa: F401
     import torch  # noqa: F401
 
-    from attnkit.sandbox import protocol, warmup, worker  # noqa: F401
+    from attnkit.sandbox import protocol, worker  # noqa: F401
 
     protocol.prepare_readers()
-    warmup.warm_up()  # every sandbox starts past the first run's work
+    if importlib.util.find_spec("attnkit.sandbox.warmup"):  # the graders'; a student's wheel leaves it out
+        from attnkit.sandbox import warmup
+        warmup.warm_up()  # every sandbox starts past the first run's work
     gc.freeze()  # what is imported now is never collected, so forked sandboxes share its pages longer
     if HUGE_PAGES in sys.argv[2:]:
         huge_pages.collapse_heap()
