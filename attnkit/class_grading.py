@@ -71,9 +71,11 @@ class Listener:
 
 
 def grade_class(course: Course, submissions: Path, out: Path, *, jobs: int, force: bool = False,
-                listener: Listener | None = None, unisolated: bool = False) -> ClassRun:
+                new_inputs: bool = False, listener: Listener | None = None, unisolated: bool = False) -> ClassRun:
     """Grade every submission under `submissions` into `out` (grades.csv, feedback/, the class report).
 
+    The hidden checks ask what `out`'s seed draws (Gradebook.hidden_inputs_seed), so a regrade gives
+    unchanged code the same verdict; `new_inputs` draws a new seed, and then grades everyone again.
     Where namespaces are refused, refused (KitError) if student code could reach the course or `out`,
     unless `unisolated` (`exposure.refuse_if_exposed`). Ctrl-C raises GradingInterrupted with how far it
     got; the gradebook holds every student done.
@@ -96,13 +98,14 @@ def grade_class(course: Course, submissions: Path, out: Path, *, jobs: int, forc
             prepared = find_submissions(submissions, Path(scratch), readers=[NotebookReader(course)])
             gradebook = Gradebook(out, course)
             gradebook.refuse_foreign_grades(force=force)
+            seed = gradebook.hidden_inputs_seed(new=new_inputs)
             # a submission's name is kept: it is the student's own, and says which upload is meant
             scrubber = PathScrubber([course.root, Path(submissions).absolute().parent], parents=[scratch])
             try:
-                todo = _triage(course, prepared, gradebook, scrubber, force, run, listener)
+                todo = _triage(course, prepared, gradebook, scrubber, force, seed, run, listener)
                 run.todo = len(todo)
                 listener.starting(len(todo))
-                _grade(course, todo, jobs, gradebook, scrubber, run, listener)
+                _grade(course, todo, jobs, seed, gradebook, scrubber, run, listener)
             finally:  # done, interrupted or stopped by a grader's error: grades.csv holds every student recorded
                 gradebook.save()
         run.report = write_report(run.out, course, gradebook)
@@ -165,8 +168,9 @@ def _refuse_bad_folders(course: Course, submissions: Path, out: Path) -> None:
 
 
 def _triage(course: Course, prepared: list[Prepared], gradebook: Gradebook, scrubber: PathScrubber, force: bool,
-            run: ClassRun, listener: Listener) -> list[Submission]:
-    """Warn about duplicates, record the broken, skip the unchanged: what is left is to grade."""
+            seed: str, run: ClassRun, listener: Listener) -> list[Submission]:
+    """Warn about duplicates, record the broken, skip the unchanged (the same files, graders and hidden
+    inputs): what is left is to grade."""
     from attnkit.grading.plugin import Submission  # numpy and pytest: not before the command needs them
 
     version = graders_version(course)
@@ -175,7 +179,9 @@ def _triage(course: Course, prepared: list[Prepared], gradebook: Gradebook, scru
         if item.set_aside:
             listener.warn(f"{item.student}: two submissions with one id; graded {item.source.name}, the most "
                           f"recently modified, not {', '.join(p.name for p in item.set_aside)}")
-        item.fingerprint = f"{version}:{item.fingerprint or item.problem}"
+        files = item.fingerprint or item.problem
+        salt = gradebook.hidden_inputs_salt(item.student, files, seed)
+        item.fingerprint = f"{version}:{salt}:{files}"
         if not force and gradebook.is_current(item.student, item.fingerprint):
             run.skipped += 1
         elif item.problem or item.root is None:
@@ -184,12 +190,12 @@ def _triage(course: Course, prepared: list[Prepared], gradebook: Gradebook, scru
             gradebook.record(result)
             listener.warn(f"{item.student}: not graded: {result.problem}")
         else:
-            todo.append(Submission(item.student, item.root, item.fingerprint))
+            todo.append(Submission(item.student, item.root, item.fingerprint, salt))
     return todo
 
 
-def _grade(course: Course, todo: list[Submission], jobs: int, gradebook: Gradebook, scrubber: PathScrubber,
-           run: ClassRun, listener: Listener) -> None:
+def _grade(course: Course, todo: list[Submission], jobs: int, seed: str, gradebook: Gradebook,
+           scrubber: PathScrubber, run: ClassRun, listener: Listener) -> None:
     from attnkit.grading.parallel import grade_all
 
     def record(result: SubmissionResult) -> None:
@@ -198,7 +204,7 @@ def _grade(course: Course, todo: list[Submission], jobs: int, gradebook: Gradebo
         run.graded += 1
         listener.graded(result)
 
-    grade_all(course, todo, jobs=jobs, on_result=record)
+    grade_all(course, todo, jobs=jobs, on_result=record, run_salt=seed)
 
 
 def graders_version(course: Course) -> str:

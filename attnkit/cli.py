@@ -9,9 +9,7 @@ from __future__ import annotations
 import getpass
 import json
 import os
-import shutil
 import sys
-import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -21,6 +19,7 @@ import click
 from attnkit.class_grading import ClassRun, GradingInterrupted, Listener
 from attnkit.class_report import REPORT_HTML, REPORT_JSON, write_report
 from attnkit.config import Course, course_here, find_course_file, load_course
+from attnkit.console import Console
 from attnkit.errors import KitError
 from attnkit.escaping import terminal, terminal_line
 from attnkit.gradescope.cli import gradescope
@@ -70,15 +69,23 @@ class KitGroup(click.Group):
 
 
 def _fail(message: str, status: int) -> NoReturn:
-    click.echo(f"attnkit: error: {terminal_line(message, 1000)}" if status != INTERRUPTED
-               else f"attnkit: {message}", err=True)
+    console = Console.from_environment()
+    if status == INTERRUPTED:
+        console.warn(message)
+    else:
+        console.error(message)
     sys.exit(status)
 
 
 @click.group(cls=KitGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="attnkit")
-def main() -> None:
+@click.pass_context
+def main(context: click.Context) -> None:
     """Auto-graded exercises for the self-attention lesson."""
+    from attnkit.sandbox import runner
+
+    context.obj = console = Console.from_environment()
+    runner.warning_sink = console.warn  # the sandbox's warnings print here, as every other line does
 
 
 # --- check ---------------------------------------------------------------------------------------
@@ -102,7 +109,8 @@ class CheckCommand(click.Command):
 @main.command(cls=CheckCommand)
 @click.argument("exercise_ids", nargs=-1, metavar="[EXERCISE]...")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
-def check(exercise_ids: tuple[str, ...], as_json: bool) -> None:
+@click.pass_obj
+def check(console: Console, exercise_ids: tuple[str, ...], as_json: bool) -> None:
     """Run the public checks on ./exercises and explain each failure."""
     from attnkit.sandbox.runner import prewarm
     from attnkit.self_check import check_folder
@@ -111,11 +119,11 @@ def check(exercise_ids: tuple[str, ...], as_json: bool) -> None:
     run = check_folder(Path.cwd(), exercise_ids)
     note = unchecked_exposure_note(load_course(find_course_file(Path.cwd())))
     if note:
-        click.echo(note, err=True)
+        console.note(note)
     if as_json:
-        click.echo(json.dumps(run.to_json(), indent=2))
+        console.line(json.dumps(run.to_json(), indent=2))
     else:
-        print_check(run, width=terminal_width(), colour=not os.environ.get("NO_COLOR"))
+        print_check(run, console)
     sys.exit(1 if run.failed else 0)
 
 
@@ -132,21 +140,10 @@ def unchecked_exposure_note(course: Course) -> str:
             "your own work, so the course is not checked for what your code could read")
 
 
-def terminal_width() -> int | None:
-    """The terminal's width (or COLUMNS'); None when output goes to a file or a pipe, which get whole lines."""
-    if not (os.environ.get("COLUMNS") or sys.stdout.isatty()):
-        return None
-    return max(shutil.get_terminal_size().columns, 40)
-
-
-def print_check(run: SelfCheck, *, width: int | None, colour: bool) -> None:
-    """A line a check (wrapped to `width`), the hint of each failure, the student's own output, a summary."""
-    def say(text: str, fg: str | None = None, *, indent: str = "    ") -> None:
-        lines = (textwrap.wrap(text, width, subsequent_indent=indent, break_on_hyphens=False) if width
-                 else [text]) or [""]
-        first = click.style(lines[0][0], fg=fg) + lines[0][1:] if fg and colour and lines[0] else lines[0]
-        click.echo("\n".join([first, *lines[1:]]))
-
+def print_check(run: SelfCheck, console: Console) -> None:
+    """One line per check (wrapped to the console's width), the hint of each failure, the student's own
+    output, a summary."""
+    say = console.say
     for exercise_id, exercise in run.result.exercises.items():
         for item in exercise.checks:
             line = check_line(exercise_id, item)
@@ -157,10 +154,10 @@ def print_check(run: SelfCheck, *, width: int | None, colour: bool) -> None:
             if not item.passed and item.hint:
                 say(f"    hint: {terminal_line(item.hint, MESSAGE_LIMIT)}", indent="          ")
     if run.result.output.strip():
-        click.echo(f"\nYour code printed this (your own output, not the kit's; at most {OUTPUT_SHOWN} characters):")
+        console.line(f"\nYour code printed this (your own output, not the kit's; at most {OUTPUT_SHOWN} characters):")
         for printed in terminal(run.result.output.strip(), OUTPUT_SHOWN).splitlines():
-            click.echo(f"  | {printed}")
-        click.echo("")
+            console.line(f"  | {printed}")
+        console.line()
     checks = plural(run.total, "public check")
     if run.failed:
         say(f"{run.failed} of {checks} failed.", "red")
@@ -187,23 +184,28 @@ def print_check(run: SelfCheck, *, width: int | None, colour: bool) -> None:
 @click.option("--unisolated", is_flag=True,
               help="Where namespaces are refused (a container), grade even if student code could read the "
                    "course or --out: accept that risk.")
-def grade(submissions: Path, out: Path, jobs: int, force: bool, unisolated: bool) -> None:
+@click.option("--new-inputs", is_flag=True,
+              help="Draw new hidden inputs (a new seed in OUT/hidden-inputs.seed) and grade everyone again; "
+                   "without it a regrade asks the same hidden questions as the last run on OUT.")
+@click.pass_obj
+def grade(console: Console, submissions: Path, out: Path, jobs: int, force: bool, unisolated: bool,
+          new_inputs: bool) -> None:
     """Grade every submission under SUBMISSIONS with the hidden graders."""
     from attnkit.class_grading import grade_class
 
-    progress = TerminalProgress()
+    progress = TerminalProgress(console)
     try:
-        run = grade_class(course_here(), submissions, out, jobs=jobs, force=force, listener=progress,
-                          unisolated=unisolated)
+        run = grade_class(course_here(), submissions, out, jobs=jobs, force=force, new_inputs=new_inputs,
+                          listener=progress, unisolated=unisolated)
     except GradingInterrupted as stop:
         progress.finish()
         _fail(interrupted_line(stop.run), INTERRUPTED)
     progress.finish()
-    click.echo(f"Graded {run.graded} submission(s), {run.skipped} unchanged and skipped, {run.broken} broken: "
-               f"{run.grades}")
+    console.line(f"Graded {run.graded} submission(s), {run.skipped} unchanged and skipped, {run.broken} broken: "
+                 f"{run.grades}")
     if run.report is not None:
-        click.echo(f"Class report: {run.out / REPORT_HTML}")
-        print_top_mistakes(run)
+        console.line(f"Class report: {run.out / REPORT_HTML}")
+        print_top_mistakes(run, console)
 
 
 def interrupted_line(run: ClassRun) -> str:
@@ -213,36 +215,31 @@ def interrupted_line(run: ClassRun) -> str:
             "run the same command again to grade the rest")
 
 
-def print_top_mistakes(run: ClassRun) -> None:
+def print_top_mistakes(run: ClassRun, console: Console) -> None:
     top = run.report.top_mistakes(TOP_MISTAKES) if run.report else []
     if top:
-        click.echo("Most common mistakes:")
+        console.line("Most common mistakes:")
     for exercise, mistake in top:
-        click.echo(f"  {plural(mistake.count, 'student'):>12}  {terminal_line(mistake.id)} ({exercise.id})")
+        console.line(f"  {plural(mistake.count, 'student'):>12}  {terminal_line(mistake.id)} ({exercise.id})")
 
 
 class TerminalProgress(Listener):
-    """Warnings on stderr as one escaped line each; a progress bar when stderr is a terminal."""
+    """What a class run tells the instructor, on the console: its warnings, and its progress as a bar."""
 
-    def __init__(self) -> None:
-        self.bar: Any = None
+    def __init__(self, console: Console) -> None:
+        self.console = console
 
     def warn(self, message: str) -> None:
-        click.echo(f"attnkit: {terminal_line(message, 1000)}", err=True)
+        self.console.warn(message)
 
     def starting(self, count: int) -> None:
-        if count and sys.stderr.isatty():
-            self.bar = click.progressbar(length=count, label="grading", file=sys.stderr)
-            self.bar.render_progress()
+        self.console.start_progress(count, "grading")
 
     def graded(self, result: SubmissionResult) -> None:
-        if self.bar is not None:
-            self.bar.update(1)
+        self.console.advance()
 
     def finish(self) -> None:
-        if self.bar is not None:
-            self.bar.render_finish()
-            self.bar = None
+        self.console.end_progress()
 
 
 # --- report --------------------------------------------------------------------------------------
@@ -250,10 +247,11 @@ class TerminalProgress(Listener):
 
 @main.command()
 @click.argument("out", type=click.Path(path_type=Path, exists=True, file_okay=False))
-def report(out: Path) -> None:
+@click.pass_obj
+def report(console: Console, out: Path) -> None:
     """Write OUT/report.json and OUT/report.html from a graded OUT."""
     write_report(out, course_here())
-    click.echo(f"Wrote {out / REPORT_JSON} and {out / REPORT_HTML}")
+    console.line(f"Wrote {out / REPORT_JSON} and {out / REPORT_HTML}")
 
 
 # --- handout and submit --------------------------------------------------------------------------
@@ -262,12 +260,13 @@ def report(out: Path) -> None:
 @main.command()
 @click.option("--out", required=True, type=click.Path(path_type=Path, file_okay=False),
               help="A new folder for the handout.")
-def handout(out: Path) -> None:
+@click.pass_obj
+def handout(console: Console, out: Path) -> None:
     """Write the student handout: stubs, public checks and a README."""
     from attnkit.handout import write_handout
 
     write_handout(course_here(), out)
-    click.echo(f"Handout written to {out}")
+    console.line(f"Handout written to {out}")
 
 
 @main.command()
@@ -275,14 +274,15 @@ def handout(out: Path) -> None:
               show_default="$ATTNKIT_STUDENT or your login name", help="Your student id: the zip's name.")
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), default=".", show_default="this folder",
               help="Where to write the zip.")
-def submit(student: str, out: Path) -> None:
+@click.pass_obj
+def submit(console: Console, student: str, out: Path) -> None:
     """Pack ./exercises into <student>.zip for upload (warning about stubs and modules that do not parse)."""
     from attnkit.packing import pack_submission
 
     packed = pack_submission(Path.cwd(), student, out)
     for warning in packed.warnings:
-        click.echo(f"attnkit: warning: {terminal_line(warning)}", err=True)
-    click.echo(f"Wrote {packed.path} ({len(packed.files)} files); upload it.")
+        console.warn(f"warning: {warning}")
+    console.line(f"Wrote {packed.path} ({len(packed.files)} files); upload it.")
 
 
 # --- command groups of their own: one line each ---------------------------------------------------

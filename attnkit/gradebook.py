@@ -1,4 +1,4 @@
-"""The gradebook on disk: grades.csv and feedback/<student>.{json,md}.
+"""The gradebook on disk: grades.csv, feedback/<student>.{json,md}, and the hidden inputs' seed.
 
 A student's feedback files are written as soon as that student is graded; grades.csv (rewritten
 whole, since it is sorted) at most once a second while a class is graded, and at the end. Every file
@@ -22,6 +22,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import secrets
 import time
 from pathlib import Path
@@ -36,6 +37,7 @@ from attnkit.submissions import student_key
 GRADES = "grades.csv"
 FEEDBACK = "feedback"
 STAMP = ".attnkit-gradebook"
+SEED = "hidden-inputs.seed"  # the assignment's seed of the hidden checks' inputs, one line of hex digits
 GRADES_EVERY = 1.0  # seconds at least between two writes of grades.csv while a class is graded
 
 
@@ -84,6 +86,46 @@ class Gradebook:
             stamp = ""
         return _digest(grades) == stamp or grades == self.grades_csv().encode("utf-8")
 
+    def hidden_inputs_seed(self, *, new: bool = False) -> str:
+        """The seed this output folder's hidden checks draw their inputs from: the one kept in `SEED`, or (the
+        first time, or with `new`) a fresh one, written there before anyone is graded.
+
+        One seed an assignment, so a regrade (a fixed catalogue, changed graders) asks the same questions of
+        unchanged code and gives it the same verdict (a resubmission meets new ones: `hidden_inputs_salt`);
+        `--new-inputs` draws again. What code prints during hidden checks is not shown in its feedback.
+        """
+        path = self.out / SEED
+        if not new and path.exists():
+            try:
+                seed = path.read_text(encoding="ascii").strip()
+            except (OSError, UnicodeDecodeError) as error:
+                raise KitError(f"{path}: cannot read the hidden inputs' seed ({error}); delete it, or "
+                               "grade with --new-inputs") from None
+            if not re.fullmatch(r"[0-9a-f]{16,64}", seed):
+                raise KitError(f"{path}: not a seed attnkit wrote (16 to 64 hex digits); delete it, or "
+                               "grade with --new-inputs")
+            return seed
+        seed = secrets.token_hex(8)
+        self._make_folder()
+        write_atomically(path, seed + "\n")
+        return seed
+
+    def hidden_inputs_salt(self, student: str, files: str, seed: str) -> str:
+        """What one student's hidden checks draw from: the assignment's `seed`, or, for files other than those
+        graded for this student under it (a resubmission), the seed and the files' digest together; files
+        graded before get the salt they had (fingerprints are `graders:salt:files`).
+
+        So unchanged code meets the same hidden questions on every regrade, and changed code new ones: whatever
+        a student learnt of the inputs from their feedback (an error message may hold numbers) is no use to a
+        resubmission. Every first submission shares the seed, so the reference's answers are worked out once.
+        """
+        earlier = self.results.get(student_key(student))
+        if earlier is not None:
+            _, salt, graded = (["", "", ""] + earlier.fingerprint.split(":", 2))[-3:]
+            if salt == seed or salt.startswith(f"{seed}-"):  # graded under this seed
+                return salt if graded == files else f"{seed}-{_digest(files.encode('utf-8'))[:16]}"
+        return seed
+
     def is_current(self, student: str, fingerprint: str) -> bool:
         """Graded before from exactly these files (and these graders)."""
         result = self.results.get(student_key(student))
@@ -92,12 +134,7 @@ class Gradebook:
     def record(self, result: SubmissionResult) -> None:
         """Write this student's feedback, then grades.csv with their row if a second has passed since it was
         last written (`save` writes it in any case)."""
-        if not self._folder_made:
-            try:
-                self.feedback_dir.mkdir(mode=0o750, parents=True, exist_ok=True)
-            except OSError as error:
-                raise KitError(f"{self.out}: cannot create the output folder: {error.strerror}") from None
-            self._folder_made = True
+        self._make_folder()
         key = student_key(result.student)
         earlier = self.results.get(key)
         if earlier is not None and file_stem(earlier.student) != file_stem(result.student):
@@ -110,6 +147,14 @@ class Gradebook:
         self._unsaved = True
         if time.monotonic() >= self._grades_due:
             self.save()
+
+    def _make_folder(self) -> None:
+        if not self._folder_made:
+            try:
+                self.feedback_dir.mkdir(mode=0o750, parents=True, exist_ok=True)
+            except OSError as error:
+                raise KitError(f"{self.out}: cannot create the output folder: {error.strerror}") from None
+            self._folder_made = True
 
     def save(self) -> None:
         """Write grades.csv (and the stamp that says this kit wrote it) unless it already holds every result:

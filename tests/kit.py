@@ -17,6 +17,40 @@ SUBMISSIONS = Path(__file__).resolve().parent / "submissions"
 COURSE = load_course(REPO / "course.toml")
 CATALOGUE = load_catalogue(COURSE.mistakes_dir)
 
+_HALF = "torch.float16"
+# Uncatalogued computations a student may write (another base, normalising by the maximum, near-one-hot weights,
+# precision lost or kept), as edits to the reference like the catalogue's variants: no hidden check's verdict on
+# them may depend on its draw (test_margins.py, test_regrade.py).
+PLAUSIBLE_MISTAKES = {
+    "softmax-base-2": Variant("softmax", (("torch.exp(shifted)", "torch.exp2(shifted)"),)),
+    "softmax-base-10": Variant("softmax", (("torch.exp(shifted)", "torch.pow(10.0, shifted)"),)),
+    "softmax-by-row-max": Variant("softmax", (("exps.sum(dim=dim, keepdim=True)",
+                                               "exps.amax(dim=dim, keepdim=True)"),)),
+    "softmax-near-one-hot": Variant("softmax", (("torch.exp(shifted)", "torch.exp(25 * shifted)"),)),
+    "softmax-half": Variant("softmax", (("shifted = scores - scores.amax(dim=dim, keepdim=True)",
+                                         f"half = scores.to({_HALF})\n    shifted = (half - half.amax(dim=dim, "
+                                         "keepdim=True)).to(scores.dtype)"),)),
+    "softmax-float32-inside": Variant("softmax", (("torch.exp(shifted)", "torch.exp(shifted.float())"),)),
+    "softmax-minus-mean": Variant("softmax", (("scores.amax(dim=dim, keepdim=True)",
+                                               "scores.mean(dim=dim, keepdim=True)"),)),
+    "softmax-minus-global-max": Variant("softmax", (("scores.amax(dim=dim, keepdim=True)", "scores.max()"),)),
+    "softmax-log-sum-exp": Variant("softmax", (("exps / exps.sum(dim=dim, keepdim=True)", "torch.exp(shifted - "
+                                                "torch.logsumexp(shifted, dim=dim, keepdim=True))"),)),
+    "softmax-half-temperature": Variant("softmax", (("torch.exp(shifted)", "torch.exp(shifted / 2)"),)),
+    "softmax-plus-one": Variant("softmax", (("exps.sum(dim=dim, keepdim=True)",
+                                             "(1 + exps.sum(dim=dim, keepdim=True))"),)),
+    "scores-half": Variant("scaled_scores", (("Q @ K.transpose(-2, -1)",
+                                              f"(Q.to({_HALF}) @ K.to({_HALF}).transpose(-2, -1)).to(Q.dtype)"),)),
+    "scores-bfloat16": Variant("scaled_scores", (("Q @ K.transpose(-2, -1)",
+                                                  "(Q.bfloat16() @ K.bfloat16().transpose(-2, -1)).to(Q.dtype)"),)),
+    "scores-float32-inside": Variant("scaled_scores", (("Q @ K.transpose(-2, -1)",
+                                                        "(Q.float() @ K.float().transpose(-2, -1))"),)),
+    "attention-half-weights": Variant("attention", (("weights = softmax(scores, dim=-1)",
+                                                     f"weights = softmax(scores.to({_HALF}), dim=-1).to(Q.dtype)"),)),
+    "attention-base-2": Variant("attention", (("weights = softmax(scores, dim=-1)",
+                                               "weights = softmax(scores * 0.6931471805599453, dim=-1)"),)),
+}
+
 
 def reference_submission(target: Path) -> Path:
     """A submission folder whose `exercises` is the reference."""

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from attnkit.grading.plugin import Submission
+from attnkit.grading.plugin import Submission, new_run_salt
 from attnkit.grading.session import run_checks
 from kit import COURSE, InProcessSandbox, reference_submission
 
@@ -37,13 +37,20 @@ def attention(Q, K, V):
     return weights @ V, weights
 '''
 
+HALF_PRECISION_SCORES = '''
+import math
+import torch
+def scaled_scores(Q, K):
+    return (Q.half() @ K.half().transpose(-2, -1)).to(Q.dtype) / math.sqrt(K.shape[-1])
+'''
 
-def grade(tmp_path: Path, modules: dict[str, str | None], course=COURSE) -> dict:
+
+def grade(tmp_path: Path, modules: dict[str, str | None], course=COURSE, run_salt: str | None = None) -> dict:
     root = reference_submission(tmp_path / "student")
     for name, source in modules.items():
         path = root / "exercises" / f"{name}.py"
         path.unlink() if source is None else path.write_text(source)
-    [result] = run_checks(course, [Submission("student", root)], open_sandbox=InProcessSandbox)
+    [result] = run_checks(course, [Submission("student", root)], open_sandbox=InProcessSandbox, run_salt=run_salt)
     return result.exercises
 
 
@@ -97,6 +104,17 @@ def test_with_carry_forward_off_the_caller_loses_its_points_but_the_cause_is_nam
     assert attention.score == 0 and attention.carried_from == []
     assert attention.mistakes == ["softmax-wrong-dim"]
     assert "right on its own" in attention.checks[0].message and "softmax" in attention.checks[0].message
+
+
+def test_a_dependency_spared_by_error_carried_forward_is_stood_in_for_in_the_exercises_that_call_it(tmp_path):
+    """Half-precision scores are off by about the tolerance: attention over them is right as it stands on some
+    draws and only with a stand-in on others, and the layer over that attention got gradients off by 4.5e-4 on
+    some draws (issue 21). Attention's code and the layer's are right: full marks on every draw."""
+    for draw in range(6):
+        graded = grade(tmp_path / str(draw), {"scaled_scores": HALF_PRECISION_SCORES}, run_salt=new_run_salt())
+        assert not full(graded["scaled_scores"])
+        assert full(graded["attention"]) and full(graded["projection"]), [
+            c.message for e in ("attention", "projection") for c in graded[e].checks if not c.passed]
 
 
 @pytest.mark.slow

@@ -147,6 +147,11 @@ def test_check_honours_no_color(student, no_color, coloured):
     assert ("\x1b[" in result.output) is coloured
 
 
+def test_check_honours_force_color_into_a_pipe(student):
+    result = run(["check", "scaled_scores"], student, env={"FORCE_COLOR": "1"}, colour=False)
+    assert "\x1b[" in result.output
+
+
 def test_submit_warns_about_stubs_and_modules_that_do_not_parse_and_still_packs(tmp_path):
     reference_submission(tmp_path)
     shutil.copy(COURSE.exercises_dir / "softmax.py", tmp_path / "exercises" / "softmax.py")

@@ -60,27 +60,30 @@ def verdicts(result) -> dict:
     return {e: [(c.test, c.passed, c.points, c.mistake) for c in x.checks] for e, x in result.exercises.items()}
 
 
-def printing_submission(target):
-    """The reference, whose softmax prints a digest of every input it is given."""
+def raising_submission(target):
+    """The reference, whose softmax raises a digest of every input it is given."""
     root = reference_submission(target)
     module = root / "exercises" / "softmax.py"
-    module.write_text(module.read_text().replace('    shifted = ', '    print(round(float(scores.double().sum()), 9))\n'
-                                                 '    shifted = ', 1))
+    digest = "    raise ValueError(round(float(scores.double().sum()), 9))\n"
+    module.write_text(module.read_text().replace("    shifted = ", digest + "    shifted = ", 1))
     return root
 
 
 @pytest.mark.slow
-def test_a_run_gives_every_student_the_same_hidden_inputs_and_the_next_run_new_ones(tmp_path):
+def test_a_run_gives_every_student_the_same_hidden_inputs_and_its_salt_decides_them(tmp_path):
     """Two workers, one student each: their inputs agree within a run (fair, and the reference's answers are
-    worked out once a run); a second run's hidden inputs are new (printed inputs are no use to a resubmission)."""
-    class_ = [Submission(name, printing_submission(tmp_path / name)) for name in ("ann", "bob")]
-    runs: list[dict[str, str]] = [{}, {}]
+    worked out once a run); a run with the same salt (a regrade) asks the same, one with another salt anew.
+    Seen in what a softmax that raises its input's digest says in every check's feedback (printed output
+    from the hidden checks on is not in the feedback)."""
+    class_ = [Submission(name, raising_submission(tmp_path / name)) for name in ("ann", "bob", "cy")]
+    class_[2].salt = "c3" * 8  # a resubmission's own salt (Gradebook.hidden_inputs_salt) reaches its worker
+    runs: list[dict[str, str]] = [{}, {}, {}]
+    for outputs, salt in zip(runs, ["a1" * 8, "a1" * 8, "b2" * 8]):
+        parallel.grade_all(COURSE, class_, jobs=2, run_salt=salt, on_result=lambda r, into=outputs: into.setdefault(
+            r.student, " ".join(c.message for c in r.exercises["softmax"].checks)))
     for outputs in runs:
-        parallel.grade_all(COURSE, class_, jobs=2,
-                           on_result=lambda r, into=outputs: into.setdefault(r.student, r.output))
-    for outputs in runs:
-        assert outputs["ann"] and outputs["ann"] == outputs["bob"]
-    assert runs[0]["ann"] != runs[1]["ann"]
+        assert outputs["ann"] and outputs["ann"] == outputs["bob"] != outputs["cy"]
+    assert runs[0]["ann"] == runs[1]["ann"] != runs[2]["ann"] and runs[0]["cy"] == runs[2]["cy"]
 
 
 @pytest.mark.slow

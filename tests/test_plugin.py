@@ -59,13 +59,16 @@ def test_a_malformed_reply_zeroes_every_check_naming_it_as_a_graded_check_is_nam
             assert check.name == names[exercise.id, check.test] != check.test  # not the test function's name
 
 
-def test_each_check_draws_public_inputs_alike_and_hidden_ones_per_run(reference):
-    from attnkit.grading.plugin import GradingPlugin
+def test_each_check_draws_public_inputs_alike_and_hidden_ones_per_salt(reference):
+    """Hidden inputs come from the run's salt, or from a submission's own (a resubmission's, see gradebook.py)."""
+    from attnkit.grading.plugin import GradingPlugin, _StudentState
     checks = {e.id: list(e.checks) for e in CAUSAL.exercises}
     plugins = [GradingPlugin(CAUSAL, load_catalogue(CAUSAL.mistakes_dir), ORACLE, [], checks, InProcessSandbox,
-                             lambda r: None, run_salt=salt) for salt in ("one", "one", "two")]
+                             lambda r: None, run_salt=salt) for salt in ("one", "one", "two", "one")]
+    students = [_StudentState(Submission("ann", reference, salt=salt)) for salt in ("", "", "", "two")]
     exercise = CAUSAL.exercises[0]
     for check in exercise.checks:
-        draws = [p._rng(None, exercise, check).random() for p in plugins]  # type: ignore[arg-type]
+        draws = [p._rng(state, exercise, check).random() for p, state in zip(plugins, students)]
         assert draws[0] == draws[1]
         assert (draws[0] == draws[2]) == check.public
+        assert draws[2] == draws[3]

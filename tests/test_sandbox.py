@@ -99,6 +99,10 @@ def flood(x):
     while True:
         print("spam" * 1000)
 
+def say(x):
+    print("asked", x.numel())
+    return x
+
 def ask(x):
     return numbers(float(input()))
 
@@ -227,6 +231,16 @@ def test_output_is_capped_and_a_flood_fails_the_call(probe, launcher):
         result = sandbox.run(call("probe", "flood", np.ones(3)))
         assert result.status == "crash" and result.type == "OutputLimitExceeded"
         assert len(sandbox.captured_output.encode()) == LIMITS.output_kb * 1024
+
+
+def test_what_a_call_prints_is_captured_by_the_time_it_returns(probe, launcher):
+    """The feedback keeps what was printed before the hidden checks: each call's output must be read by its end
+    (the worker flushes before it replies, and the runner reads whatever is ready with the reply)."""
+    write_probe(probe)
+    with SandboxedSubmission(probe, LIMITS, launcher) as sandbox:
+        for size in range(1, 21):
+            assert sandbox.run(call("probe", "say", np.ones(size))).status == "ok"
+            assert sandbox.captured_output.splitlines()[-1] == f"asked {size}"
 
 
 def test_input_fails_at_once_instead_of_reading_the_graders_requests(probe):

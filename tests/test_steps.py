@@ -22,10 +22,11 @@ from attnkit.grading.steps import STEPS, Case
 from attnkit.grading.steps.hard_coded import hard_coded
 from attnkit.grading.steps.mistake_models import mistake_models
 from attnkit.grading.steps.mutated_input import mutated_input
+from attnkit.grading.steps.over_a_wrong_dependency import over_a_wrong_dependency
 from attnkit.grading.steps.right_answer import right_answer
 from attnkit.grading.steps.transposed import transposed
 from attnkit.grading.steps.wrong_type import wrong_type
-from attnkit.sandbox.protocol import Answer, Returned
+from attnkit.sandbox.protocol import Answer, Returned, Standin
 from kit import CATALOGUE, COURSE
 
 ORACLE = ReferenceOracle(COURSE.solutions_dir, COURSE.mistakes_dir, CATALOGUE.mistakes)
@@ -268,3 +269,40 @@ def test_located_is_spared_where_the_course_turns_it_off(tmp_path):
     made.probe.sandbox = sandbox
     made.probe.context = replace(made.probe.context, course=replace(COURSE, feedback=Feedback(locate="off")))
     assert not located(made) and made.record.located is None and not sandbox.asked
+
+
+# --- a right answer over a dependency known wrong -------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def over_half_scores(tmp_path_factory):
+    """The reference, but for scaled_scores computed in half precision (off by about the tolerance)."""
+    from kit import PLAUSIBLE_MISTAKES, InProcessSandbox, variant_submission
+    return InProcessSandbox(variant_submission(tmp_path_factory.mktemp("half"), PLAUSIBLE_MISTAKES["scores-half"]))
+
+
+def attention_case(sandbox, memory: StudentMemory, student: Answer) -> Case:
+    exercise = COURSE.exercise("attention")
+    dependencies = [COURSE.exercise(d) for d in COURSE.dependencies("attention")]
+    context = ExerciseContext(exercise, COURSE, CATALOGUE, tuple(Standin(d.module, f) for d in dependencies
+                                                                 for f in d.functions),
+                              {d.module: d.id for d in dependencies}, True, ())
+    request = call("attention", "attention", RNG.normal(size=(4, 5)), RNG.normal(size=(6, 5)), RNG.normal(size=(6, 3)))
+    return Case(Probe(sandbox, ORACLE, context), memory, CheckRecord(), request, student, ORACLE.reference(request),
+                ["output", "weights"])
+
+
+@pytest.mark.parametrize("known", [{"found": {"scaled_scores": ["wrong-values"]}},
+                                   {"carried": {"scaled_scores": ["softmax"]}}], ids=["its-own-mistake", "spared"])
+def test_a_right_answer_over_a_dependency_known_wrong_is_earned_as_asked_with_stand_ins(over_half_scores, known):
+    made = attention_case(over_half_scores, StudentMemory(**known), Answer())
+    made.student = made.reference  # right as it stands
+    assert over_a_wrong_dependency(made)
+    assert made.answer is not None and made.answer is not made.student and made.probe.ran_with_standins
+    assert not made.record.findings and not made.record.carried
+
+
+def test_a_right_answer_over_dependencies_known_right_is_left_to_the_next_step(over_half_scores):
+    made = attention_case(over_half_scores, StudentMemory(found={"scaled_scores": [], "softmax": []}), Answer())
+    made.student = made.reference
+    assert not over_a_wrong_dependency(made) and made.answer is None and not made.probe.ran_with_standins

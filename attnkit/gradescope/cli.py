@@ -5,6 +5,8 @@ from pathlib import Path
 
 import click
 
+from attnkit.console import Console
+
 
 @click.command()
 @click.option("--out", required=True, type=click.Path(path_type=Path, file_okay=False),
@@ -15,5 +17,5 @@ def gradescope(out: Path) -> None:
     from attnkit.gradescope.export import write_autograder
 
     path = write_autograder(course_here(), out)
-    click.echo(f"Wrote {path}: upload it as the assignment's autograder on Gradescope (it holds the solutions: "
-               "keep it from students)")
+    Console.current().line(f"Wrote {path}: upload it as the assignment's autograder on Gradescope "
+                           "(it holds the solutions: keep it from students)")

@@ -40,8 +40,10 @@ WARM_FD = "--warm-fd"
 
 
 def grade_all(course: Course, submissions: list[Submission], *, jobs: int,
-              on_result: Callable[[SubmissionResult], None]) -> None:
-    """Grade `submissions` in `jobs` worker processes, calling `on_result` here as each student finishes."""
+              on_result: Callable[[SubmissionResult], None], run_salt: str | None = None) -> None:
+    """Grade `submissions` in `jobs` worker processes, calling `on_result` here as each student finishes.
+
+    `run_salt` seeds the hidden inputs (an assignment's seed); a fresh one if None."""
     if not submissions:
         return
     jobs = max(1, min(jobs, len(submissions)))
@@ -49,9 +51,10 @@ def grade_all(course: Course, submissions: list[Submission], *, jobs: int,
         from attnkit.grading.session import run_checks
 
         gc.freeze()
-        run_checks(course, submissions, on_result=lambda result: on_result(delivered(result.to_json())))
+        run_checks(course, submissions, on_result=lambda result: on_result(delivered(result.to_json())),
+                   run_salt=run_salt)
         return
-    _Pool(course, jobs, new_run_salt()).run(submissions, on_result)
+    _Pool(course, jobs, run_salt or new_run_salt()).run(submissions, on_result)
 
 
 class _Pool:
@@ -148,7 +151,8 @@ class _Worker:
         if batch is None:
             self.stdin.close()
             return
-        records = [{"student": s.student, "root": str(s.root), "fingerprint": s.fingerprint} for s in batch]
+        records = [{"student": s.student, "root": str(s.root), "fingerprint": s.fingerprint, "salt": s.salt}
+                   for s in batch]
         self.stdin.write(json.dumps({"run_salt": run_salt, "submissions": records}).encode() + b"\n")
         self.stdin.flush()
 
@@ -227,7 +231,7 @@ def _serve_batches(course: Course, oracle: Oracle, requests: IO[str], send: Call
 
     for line in requests:
         message = json.loads(line)
-        batch = [Submission(r["student"], Path(r["root"]), r["fingerprint"]) for r in message["submissions"]]
+        batch = [Submission(r["student"], Path(r["root"]), r["fingerprint"], r["salt"]) for r in message["submissions"]]
         try:
             run_checks(course, batch, oracle=oracle, run_salt=message["run_salt"],
                        on_result=lambda result: send({"result": result.to_json()}))

@@ -51,6 +51,7 @@ class Submission:
     student: str
     root: Path
     fingerprint: str = ""
+    salt: str = ""  # what its hidden checks' inputs are drawn from; "" for the run's salt
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,7 @@ class _StudentState:
     sandbox: Any = None
     memory: StudentMemory = field(default_factory=StudentMemory)
     results: dict[str, ExerciseResult] = field(default_factory=dict)
+    shown_output: int | None = None  # how much of the printed output came before the first hidden check
 
 
 class GradingPlugin:
@@ -164,6 +166,8 @@ class GradingPlugin:
             exercise_state = _ExerciseState(self._context(state, exercise))
             state.memory.start_exercise()
             for check_function in check_functions:
+                if not check_function.check.public and state.shown_output is None:
+                    state.shown_output = len(state.sandbox.captured_output) if state.sandbox is not None else 0
                 record = CheckRecord()
                 exercise_state.checks.append((check_function.check, check_function.name, record))
                 arguments = {name: self._fixture(name, state, exercise_state, check_function.check, record)
@@ -227,16 +231,19 @@ class GradingPlugin:
         return self._data  # "data": the lesson's numbers from course.toml's [data], read-only
 
     def _rng(self, state: _StudentState, exercise: Exercise, check: Check) -> np.random.Generator:
-        """Public checks draw the same inputs for everyone; hidden ones, fresh inputs each run.
+        """Public checks draw the same inputs for everyone; hidden ones, those of the submission's salt.
 
-        Fresh every run, so what a submission prints of its inputs (kept in the feedback) is no use
-        to a resubmission that hard-codes the answers. Within a run every student meets the same
-        hidden inputs: two identical submissions get identical grades, and the reference's and the
-        mistake models' answers are worked out once a run, not once a student (two fifths of a
-        correct student's grading). No student's code runs before the run ends where another's
-        could learn them from: a sandbox sees only its own files, and feedback is read after the run.
+        `attnkit grade` gives each submission its salt (Gradebook.hidden_inputs_salt): the output folder's
+        seed, the same on every regrade so unchanged code meets the same questions, or for a resubmission
+        one of its own, so what its author learnt of the earlier inputs is no use to it; other runs share
+        a fresh run salt. What a submission prints from the first hidden check on is kept out of its
+        feedback too. Every first submission meets the same hidden inputs: two identical submissions get
+        identical grades, and the reference's and the mistake models' answers are worked out once a run,
+        not once a student (two fifths of a correct student's grading). No student's code runs before the
+        run ends where another's could learn them from: a sandbox sees only its own files, and feedback is
+        read after the run.
         """
-        salt = "" if check.public else self.run_salt
+        salt = "" if check.public else state.submission.salt or self.run_salt
         digest = hashlib.sha256(f"{exercise.id}/{check.test}/{salt}".encode()).digest()
         return np.random.default_rng(int.from_bytes(digest[:8], "big"))
 
@@ -266,7 +273,7 @@ class GradingPlugin:
     def _finish(self, state: _StudentState) -> None:
         output, problem = "", ""
         if state.sandbox is not None:
-            output = state.sandbox.captured_output
+            output = shown_output(state.sandbox.captured_output, state.shown_output)
             problem = state.sandbox.malformed
             state.sandbox.close(wait=False)  # the warm parent ends and clears it up while we go on
             state.sandbox = None
@@ -276,6 +283,21 @@ class GradingPlugin:
                                    tests={e: [c.test for c in cs] for e, cs in self.checks.items()})
         self.on_result(SubmissionResult(state.submission.student, results, problem=problem, output=output,
                                         fingerprint=state.submission.fingerprint))
+
+
+HIDDEN_OUTPUT = "(what your code printed once the hidden checks began is not shown: it could show their inputs)"
+
+
+def shown_output(printed: str, before_hidden: int | None) -> str:
+    """What a student's feedback shows of their code's output: what it printed before the first hidden check.
+
+    Hidden inputs are the same on a regrade (the assignment's seed), so output that could hold them stays out
+    of the feedback: all of it from the first hidden check on, not only what those checks' own calls print,
+    since code may keep what it was asked and print it in a later public check.
+    """
+    if before_hidden is None or len(printed) <= before_hidden:
+        return printed
+    return printed[:before_hidden] + ("\n" if printed[:before_hidden].strip() else "") + HIDDEN_OUTPUT
 
 
 def new_run_salt() -> str:

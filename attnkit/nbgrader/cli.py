@@ -5,6 +5,7 @@ from pathlib import Path
 
 import click
 
+from attnkit.console import Console
 from attnkit.nbgrader import TIMEOUT_MARGIN
 
 
@@ -32,10 +33,10 @@ def build(course_dir: Path, assignment: str | None, course_id: str | None, timeo
     source = build_course(course_here(), course_dir, assignment=assignment, course_id=course_id,
                           timeout=timeout, force=force)
     name = source.name
-    click.echo(f"Wrote {course_dir / 'nbgrader_config.py'} and {source}/\n"
-               f"Next, in {course_dir}: nbgrader generate_assignment {name}; collect notebooks into "
-               f"submitted/<student>/{name}/; nbgrader autograde {name}; nbgrader generate_feedback {name}; "
-               f"nbgrader export")
+    Console.current().line(f"Wrote {course_dir / 'nbgrader_config.py'} and {source}/\n"
+                           f"Next, in {course_dir}: nbgrader generate_assignment {name}; collect notebooks into "
+                           f"submitted/<student>/{name}/; nbgrader autograde {name}; nbgrader generate_feedback {name};"
+                           f" nbgrader export")
 
 
 @nbgrader.command()
@@ -54,7 +55,7 @@ def sample(course_dir: Path, assignment: str | None, student: str) -> None:
     folder = course_dir / "submitted" / student / assignment
     folder.mkdir(parents=True, exist_ok=True)
     nbformat.write(solved_notebook(course_dir, assignment), folder / f"{assignment}.ipynb")
-    click.echo(f"Wrote {folder / f'{assignment}.ipynb'}")
+    Console.current().line(f"Wrote {folder / f'{assignment}.ipynb'}")
 
 
 @nbgrader.command()
@@ -67,4 +68,4 @@ def extract(assignment_dir: Path, out: Path) -> None:
     from attnkit.nbgrader.extract import extract_exercises
 
     extract_exercises(assignment_dir, out, course_here())
-    click.echo(f"Wrote {out / 'exercises'}")
+    Console.current().line(f"Wrote {out / 'exercises'}")

@@ -27,6 +27,7 @@ from attnkit.grading.steps.hard_coded import hard_coded
 from attnkit.grading.steps.located import located
 from attnkit.grading.steps.mistake_models import mistake_models
 from attnkit.grading.steps.mutated_input import mutated_input
+from attnkit.grading.steps.over_a_wrong_dependency import over_a_wrong_dependency
 from attnkit.grading.steps.overflow_only import overflow_only
 from attnkit.grading.steps.right_answer import right_answer
 from attnkit.grading.steps.right_numbers import right_numbers
@@ -37,6 +38,7 @@ Step = Callable[[Case], bool]
 
 STEPS: tuple[Step, ...] = (
     forbidden_names,               # uses of forbidden names, in the source or at run time (never settles)
+    over_a_wrong_dependency,       # right through a dependency known wrong: earned as asked with stand-ins
     right_answer,                  # right and inputs left alone: earned
     carried_forward,               # right with correct stand-ins for its dependencies: carried, else judged so
     failing_dependency,            # no stand-ins possible (self-check): a failed dependency is the cause
