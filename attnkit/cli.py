@@ -149,6 +149,8 @@ def print_check(run: SelfCheck, console: Console) -> None:
             line = check_line(exercise_id, item)
             say(line if item.passed else f"{line}: {terminal_line(item.message, MESSAGE_LIMIT)}",
                 "green" if item.passed else "red")
+            if not item.passed and item.location is not None:
+                say(f"    where: {terminal_line(item.location.describe(), MESSAGE_LIMIT)}", indent="          ")
             if not item.passed and item.hint:
                 say(f"    hint: {terminal_line(item.hint, MESSAGE_LIMIT)}", indent="          ")
     if run.result.output.strip():

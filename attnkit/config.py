@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from attnkit.errors import KitError
-from attnkit.settings import Grading, Settings
+from attnkit.settings import Feedback, Grading, Settings
 
 COURSE_FILE = "course.toml"
 PACKAGE = "exercises"  # the package every handout and submission holds
@@ -78,6 +78,7 @@ class Course:
     grading: Grading
     data: dict[str, Any]
     exercises: tuple[Exercise, ...]
+    feedback: Feedback = Feedback()
 
     def exercise(self, exercise_id: str) -> Exercise:
         for exercise in self.exercises:
@@ -112,7 +113,7 @@ class Course:
         return seen
 
 
-TOP_KEYS = {"course", "settings", "grading", "data", "exercise"}
+TOP_KEYS = {"course", "settings", "grading", "feedback", "data", "exercise"}
 COURSE_KEYS = {"name", "lesson", "exercises", "solutions", "graders", "mistakes"}
 EXERCISE_KEYS = {"id", "title", "module", "depends_on", "points", "checks", "functions", "settings"}
 CHECK_KEYS = {"test", "points", "public"}
@@ -197,6 +198,7 @@ def load_course(path: Path) -> Course:
         mistakes_dir=root / reader.get(course, "mistakes", "course.", str, "graders/mistakes"),
         settings=_read_typed(reader, Settings, reader.get(data, "settings", "", dict, {}), "settings."),
         grading=_read_typed(reader, Grading, reader.get(data, "grading", "", dict, {}), "grading."),
+        feedback=_read_typed(reader, Feedback, reader.get(data, "feedback", "", dict, {}), "feedback."),
         data=_read_data(reader, reader.get(data, "data", "", dict, {})),
         exercises=_read_exercises(reader, reader.get(data, "exercise", "", list), graders_dir),
     )

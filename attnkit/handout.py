@@ -193,7 +193,8 @@ def handout_registry(course: Course, exercises: list[Exercise]) -> str:
              'exercises = "exercises"', f'graders = "{CHECKS}"', f'mistakes = "{CHECKS}/mistakes"', "",
              "[settings]"]
     lines += [f"{key} = {text(value)}" for key, value in dataclasses.asdict(course.settings).items()]
-    lines += ["", "[grading]", f"carry_forward = {text(course.grading.carry_forward)}", "", "[data]"]
+    lines += ["", "[grading]", f"carry_forward = {text(course.grading.carry_forward)}", "",
+              "[feedback]", f"locate = {text(course.feedback.locate)}", "", "[data]"]
     lines += [f"{key} = {text(value)}" for key, value in course.data.items()]
     for exercise in exercises:
         public = exercise.public_checks

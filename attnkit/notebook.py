@@ -37,6 +37,7 @@ class Row:
     mistake: str
     message: str
     hint: str
+    where: str = ""  # where it goes wrong in the student's code (Location.describe), where the kit placed it
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,8 @@ class Report:
                 lines.append(f"{mark} {terminal_line(row.exercise)}: {terminal_line(row.name)}{found}")
                 if not row.passed:
                     lines.append(f"    {terminal_line(row.message, 2000)}")
+                if not row.passed and row.where:
+                    lines.append(f"    where: {terminal_line(row.where, 2000)}")
             if not row.passed and row.hint:
                 prefix = f"{terminal_line(row.exercise)}: {terminal_line(row.name)}\n" if self.hints_only else ""
                 lines.append(f"{prefix}    hint: {terminal_line(row.hint, 2000)}")
@@ -103,6 +106,7 @@ class Report:
             else:
                 mark = ("<td style='color:green'>✓</td>" if row.passed else "<td style='color:red'>✗</td>")
                 found = "" if row.passed else f"[{row.mistake}] {row.message}" if row.mistake else row.message
+                found += f" Where it goes wrong: {row.where}" if row.where and not row.passed else ""
                 body.append(f"<tr>{mark}{cell(row.exercise)}{cell(row.name)}{cell(found)}</tr>")
         table = f"<table>{heading}{''.join(body)}</table>" if body else ""
         printed = (f"<p>Your code printed this:</p><pre>{html_text(self.output.strip(), OUTPUT_SHOWN)}</pre>"
@@ -161,6 +165,7 @@ def _parsed(stdout: str) -> Report:
         run = SelfCheck.from_json(json.loads(stdout))
     except (ValueError, KitError) as error:
         return Report(problem=f"attnkit check --json printed no valid record: {error}")
-    rows = tuple(Row(exercise_id, c.name, c.passed, c.mistake or "", c.message, c.hint)
+    rows = tuple(Row(exercise_id, c.name, c.passed, c.mistake or "", c.message, c.hint,
+                     c.location.describe() if c.location is not None else "")
                  for exercise_id, exercise in run.result.exercises.items() for c in exercise.checks)
     return Report(rows, run.result.output, notes=run.notes)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from attnkit.config import Course
 from attnkit.escaping import BLOCK_LIMIT, markdown_block, markdown_code, markdown_text, terminal_line
-from attnkit.grading.results import CheckResult, SubmissionResult
+from attnkit.grading.results import CheckResult, Location, SubmissionResult
 
 PASS, FAIL = "✓", "✗"
 MESSAGE_LIMIT = 2000
@@ -49,9 +49,19 @@ def feedback_markdown(result: SubmissionResult, course: Course) -> str:
                          f"({kind}, {check.points:g}/{check.max_points:g})")
             if not check.passed and not result.problem:
                 lines.append(f"  - {markdown_text(check.message, MESSAGE_LIMIT)}")
+                if check.location is not None:
+                    lines.append(f"  - Where it goes wrong: {markdown_location(check.location)}")
                 if check.hint:
                     lines.append(f"  - Hint: {markdown_text(check.hint, MESSAGE_LIMIT)}")
         lines.append("")
     if result.output.strip():
         lines += ["## What your code printed", "", markdown_block(result.output.strip(), BLOCK_LIMIT), ""]
     return "\n".join(lines)
+
+
+def markdown_location(location: Location) -> str:
+    """The location with the student's line as code (the line is the student's text: escaped as code)."""
+    words = markdown_text(location.steps_words)
+    if location.file is None or location.line is None:
+        return words[0].upper() + words[1:] + "."
+    return f"{markdown_text(location.file)}, line {location.line}: {markdown_code(location.code or '')} ({words})."

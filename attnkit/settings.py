@@ -29,6 +29,18 @@ class Settings:
     output_limit_kb: int = setting(64, "what a submission may print, kept for its feedback (KiB)")
 
 
+LOCATE_MODES = ("line", "step", "off")
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """What the feedback shows (`[feedback]`)."""
+
+    locate: str = setting("line", "where a wrong answer goes wrong: the step and the student's line (\"line\"), "
+                                  "the step alone (\"step\"), or nothing (\"off\", which also spares the traced "
+                                  "second run)", LOCATE_MODES)
+
+
 @dataclass(frozen=True)
 class Grading:
     """Grading policy (`[grading]`)."""

@@ -115,3 +115,20 @@ def test_a_dependency_spared_by_error_carried_forward_is_stood_in_for_in_the_exe
         assert not full(graded["scaled_scores"])
         assert full(graded["attention"]) and full(graded["projection"]), [
             c.message for e in ("attention", "projection") for c in graded[e].checks if not c.passed]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("broken", ["attention", "softmax"])
+def test_a_module_that_does_not_compile_costs_its_own_exercise_only(tmp_path, broken):
+    """A syntax error in a dependency is carried forward as a runtime error there is: the exercises
+    importing it are graded with stand-ins (in the real sandbox, every check of the layer included)."""
+    root = reference_submission(tmp_path / "student")
+    (root / "exercises" / f"{broken}.py").write_text("def oops(:\n    pass\n")
+    result = run_checks(COURSE, [Submission("student", root)])[0]
+    for exercise_id, exercise in result.exercises.items():
+        if exercise_id == broken:
+            assert exercise.score == 0 and exercise.mistakes == ["crash"]
+        else:
+            assert exercise.score == exercise.max_score, (exercise_id, [c.message for c in exercise.checks])
+            spared = broken in [exercise_id, *COURSE.dependencies(exercise_id)]
+            assert (exercise.carried_from == [broken]) == (spared and exercise_id != broken), exercise_id

@@ -41,6 +41,21 @@ def test_the_table_names_each_check_and_the_summary_counts_failures():
     assert "printed" in html
 
 
+def test_a_failed_check_says_where_it_goes_wrong_escaped_as_the_rest():
+    import json
+
+    from attnkit.grading.results import CheckResult, ExerciseResult, Location, SubmissionResult
+    from attnkit.notebook import _parsed
+    from attnkit.self_check import SelfCheck
+
+    where = Location("softmax.py", 7, f"total = e.sum(0)  # {HOSTILE}", "totals", "powers")
+    checked = CheckResult("rows", "test_rows", True, False, 0.0, 1.0, ["softmax-wrong-dim"], "m", "h", location=where)
+    record = SelfCheck(SubmissionResult("you", {"softmax": ExerciseResult("softmax", 1.0, [checked])})).to_json()
+    shown = _parsed(json.dumps(record))
+    assert "where: softmax.py, line 7: `total = e.sum(0)" in str(shown) and "\x1b" not in str(shown)
+    assert "Where it goes wrong: softmax.py, line 7" in shown._repr_html_() and "<script>" not in shown._repr_html_()
+
+
 def test_a_hint_shows_the_failed_checks_hints_only():
     hints = Report(report().rows, hints_only=True)
     assert "try" in str(hints) and "rows sum to 1" not in str(hints) and "you said" not in str(hints)

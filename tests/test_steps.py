@@ -213,6 +213,63 @@ def test_the_sandbox_refuses_the_routines_the_catalogue_forbids_and_no_list_of_i
     assert attention.refused == () and not attention.forbidding  # attention may use any of them
 
 
+# --- locating (the step that never settles) -----------------------------------------------------------
+
+
+class TracingSandbox:
+    """A sandbox that answers a trace with the bindings the softmax below would make (nothing is run)."""
+
+    SOURCE = ("import torch\n\n\ndef softmax(scores, dim=-1):\n"
+              "    shifted = scores - scores.amax(dim=dim, keepdim=True)\n"
+              "    exps = torch.exp(shifted)\n    total = exps.sum(dim=0, keepdim=True)\n    return exps / total\n")
+
+    def __init__(self, root, x: np.ndarray):
+        from attnkit.sandbox.protocol import Binding, Trace
+
+        self.package_root = root
+        (root / "exercises").mkdir(parents=True)
+        (root / "exercises" / "softmax.py").write_text(self.SOURCE)
+        shifted = x - x.max(axis=-1, keepdims=True)
+        exps = np.exp(shifted)
+        total = exps.sum(axis=0, keepdims=True)
+        values = [(5, "shifted", shifted), (6, "exps", exps), (7, "total", total), (8, "return", exps / total)]
+        self.asked: list = []
+        self.reply = Trace(answer(exps / total), tuple(Binding("softmax.py", line, name, v.shape, v)
+                                                       for line, name, v in values))
+
+    def trace(self, request, on_standin=None):
+        self.asked.append(request)
+        return self.reply
+
+
+def test_located_traces_a_wrong_answer_and_places_its_catalogued_mistake_without_settling(tmp_path):
+    from attnkit.grading.steps.located import located
+
+    sandbox = TracingSandbox(tmp_path, X)
+    wrong = np.exp(X - X.max(axis=-1, keepdims=True))
+    made = case(answer(wrong / wrong.sum(axis=0, keepdims=True)), softmax(X))
+    made.probe.sandbox = sandbox
+    assert not located(made) and not made.record.findings  # words only: nothing is found, nothing settled
+    where = made.record.located
+    assert where is not None and (where.location.line, where.location.step, where.location.last_right) == \
+        (7, "totals", "powers")
+    assert [(m, line) for m, _, line, _ in where.mistakes] == [("softmax-wrong-dim", 7)]
+    assert not located(made) and len(sandbox.asked) == 1  # once a check: its first wrong answer
+
+
+def test_located_is_spared_where_the_course_turns_it_off(tmp_path):
+    from dataclasses import replace
+
+    from attnkit.grading.steps.located import located
+    from attnkit.settings import Feedback
+
+    sandbox = TracingSandbox(tmp_path, X)
+    made = case(answer(np.zeros_like(X)), softmax(X))
+    made.probe.sandbox = sandbox
+    made.probe.context = replace(made.probe.context, course=replace(COURSE, feedback=Feedback(locate="off")))
+    assert not located(made) and made.record.located is None and not sandbox.asked
+
+
 # --- a right answer over a dependency known wrong -------------------------------------------------------------
 
 

@@ -51,6 +51,8 @@ def check_output(check: CheckResult) -> str:
         parts.append(f"{'Mistake' if len(check.mistakes) == 1 else 'Mistakes'}: {', '.join(check.mistakes)}")
     if check.message:
         parts.append(check.message)
+    if check.location is not None and not check.passed:
+        parts.append(f"Where it goes wrong: {check.location.describe()}")
     if check.hint and not check.passed:
         parts.append(f"Hint: {check.hint}")
     return _text("\n\n".join(parts))

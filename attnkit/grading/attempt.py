@@ -17,12 +17,13 @@ from _pytest.outcomes import Failed  # pytest.fail.Exception, by a name mypy can
 
 from attnkit.grading.context import ExerciseContext
 from attnkit.grading.diagnosis import Finding, reference_values
-from attnkit.grading.engine_ids import GENERIC_IDS
-from attnkit.grading.memory import CheckRecord, StudentMemory
+from attnkit.grading.engine_ids import CRASH, GENERIC_IDS
+from attnkit.grading.memory import Carried, CheckRecord, StudentMemory
 from attnkit.grading.oracle import NotRecorded, Oracle
 from attnkit.grading.probe import Probe, default_names, numbers_key, sliced
 from attnkit.grading.steps import Case, diagnose
 from attnkit.grading.steps.case import problem, status_finding
+from attnkit.grading.steps.crashed import NOT_COMPILED
 from attnkit.sandbox.protocol import (
     Answer,
     CallRequest,
@@ -79,8 +80,30 @@ class Attempt:
     # --- the raw calls -------------------------------------------------------------------------
 
     def run(self, request: Request) -> Reply:
-        """The student's raw answer, with no verdict (for checks that judge structure or rules)."""
-        return self.probe.run(request)
+        """The student's raw answer, with no verdict (for checks that judge structure or rules).
+
+        Where a module this exercise builds on does not compile, the answer is its own code's with correct
+        stand-ins for that module, and the check is spared its mistake (carried forward, docs/contract.md):
+        a syntax error costs its own exercise only, as any other broken dependency does."""
+        reply = self.probe.run(request)
+        broken = self._uncompiled_dependency(reply)
+        if broken is None:
+            return reply
+        spared = self.probe.run_with_standins(request)
+        if isinstance(spared, Failure):
+            return reply
+        assert isinstance(reply, Failure)  # a module that does not compile: the reply said so
+        self.record.carried.append(Carried(broken, (CRASH,), f"{reply.type} ({reply.where})"))
+        return spared
+
+    def _uncompiled_dependency(self, reply: Reply) -> str | None:
+        """The exercise this one builds on whose module the reply says does not compile, if any."""
+        if not isinstance(reply, Failure) or reply.type not in NOT_COMPILED or not self.context.carry_forward \
+                or not self.probe.standins_possible():
+            return None
+        module = reply.where.partition(".py, line ")[0]
+        owner = self.context.module_exercises.get(module)
+        return owner if owner is not None and owner != self.context.exercise.id else None
 
     def reference(self, request: Request) -> Answer:
         return self.probe.reference(request)

@@ -5,9 +5,15 @@ the check's input without ever showing a hidden input or the solution.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
+import numpy as np
+
 from attnkit.config import Course, Exercise
 from attnkit.grading.catalogue import Catalogue
+from attnkit.grading.locating import Located
 from attnkit.grading.memory import Carried, CheckRecord
+from attnkit.grading.results import Location
 
 
 def check_feedback(record: CheckRecord, exercise: Exercise, course: Course, catalogue: Catalogue) -> tuple[str, str]:
@@ -60,3 +66,42 @@ class _Blank(dict):
 
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
+
+
+MAX_SHOWN_NUMBERS = 12  # the lesson's numbers at a step are shown where they are this few (a row of the example)
+
+
+def location_feedback(located: Located | None, mode: str, public: bool) -> tuple[Location | None, str]:
+    """The check's `location` as the course shows it (`[feedback] locate`), and the words that go with it
+    in its message (each route shows the location itself, `Location.describe`).
+
+    The lesson's numbers at the wrong step are shown beside the student's on public checks only (whose
+    inputs are the lesson's, printed in the lesson itself), never a hidden check's.
+    """
+    if located is None or mode == "off":
+        return None, ""
+    found = located.location
+    sentence = ""
+    if mode == "step":
+        location = replace(found, file=None, line=None, code=None)
+    else:
+        location = found
+        if located.raised:
+            sentence += f" It raised later, on {located.raised}, because of it."
+    if located.shapes:
+        sentence += f" On the line that raised, {located.shapes}."
+    if mode == "line":
+        placed = [f"{mistake} on {file}, line {line}: `{code}`" for mistake, file, line, code in located.mistakes
+                  if len(located.mistakes) > 1 or (file, line) != (found.file, found.line)]
+        if placed:
+            sentence += f" {'; '.join(placed)}."
+    if public and located.yours is not None and located.expected is not None \
+            and 1 < located.yours.size <= MAX_SHOWN_NUMBERS and located.expected.size <= MAX_SHOWN_NUMBERS:
+        sentence += f" Your {found.step} on this check's numbers: {_numbers(located.yours)}; they should be " \
+                    f"{_numbers(located.expected)}."
+    return location, sentence.strip()
+
+
+def _numbers(values: np.ndarray) -> str:
+    rows = np.atleast_2d(values.reshape(-1, values.shape[-1]) if values.ndim else values)
+    return "; ".join(", ".join(f"{v:.2f}" for v in row) for row in rows)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from attnkit.grading.diagnosis import Finding
+from attnkit.grading.locating import Located
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,7 @@ class CheckRecord:
     findings: list[Finding] = field(default_factory=list)
     carried: list[Carried] = field(default_factory=list)
     reported_forbidden: bool = False  # a forbidden name's use is named once per check
+    located: Located | None = None  # where its first wrong answer goes wrong in the student's code (words only)
 
 
 @dataclass

@@ -41,6 +41,14 @@ class Flaws:
         self._made: dict[str, int] = {}  # mistake -> choice made in this run
         self.options: list[int] = []     # how many options each choice had, in the order made
         self.consulted: set[str] = set()
+        self.steps: list[tuple[str, Any]] = []  # (name, value) of each step the model declared, in order
+
+    def step(self, name: str, value: Any) -> Any:
+        """Declare a named step of the lesson's computation (`scores = flaws.step("scale", ...)`): its value,
+        unchanged. With no mistake on, the steps are the reference's intermediates, which a wrong answer
+        is located against (attnkit/grading/locating.py); the engine knows no step by name."""
+        self.steps.append((name, value))
+        return value
 
     def on(self, mistake: str) -> bool:
         """Whether `mistake` is switched on (a mistake with one spelling)."""
@@ -104,6 +112,9 @@ class RenamedFlaws:
     def variant(self, step: str, options: Sequence[Any]) -> Any:
         return self._flaws.variant(step, options)
 
+    def step(self, name: str, value: Any) -> Any:
+        return self._flaws.step(name, value)
+
     def renamed(self, names: dict[str, str]) -> RenamedFlaws:
         return RenamedFlaws(self._flaws, {**self._names, **{k: self._names.get(v, v) for k, v in names.items()}})
 
@@ -126,8 +137,9 @@ def consulted(model: Model, args: Sequence[Any]) -> set[str]:
     return flaws.consulted
 
 
-def runs(model: Model, active: frozenset[str], args: Sequence[Any]) -> Iterator[Any]:
-    """The model's answer for each spelling of the active mistakes (crashing spellings are skipped)."""
+def flawed_steps(model: Model, active: frozenset[str],
+                 args: Sequence[Any]) -> Iterator[tuple[Any, list[tuple[str, Any]]]]:
+    """Each spelling of the active mistakes: its answer and the steps it declared on the way."""
     choices: list[int] | None = []
     for _ in range(MAX_SPELLINGS):
         flaws = Flaws(active, choices or ())
@@ -136,10 +148,23 @@ def runs(model: Model, active: frozenset[str], args: Sequence[Any]) -> Iterator[
         except Exception:  # a spelling that cannot run on these shapes shows as a crash, not as numbers
             answer = None
         if flaws.used and answer is not None:
-            yield answer
+            yield answer, flaws.steps
         choices = flaws.next_choices()
         if choices is None:
             return
+
+
+def runs(model: Model, active: frozenset[str], args: Sequence[Any]) -> Iterator[Any]:
+    """The model's answer for each spelling of the active mistakes (crashing spellings are skipped)."""
+    for answer, _ in flawed_steps(model, active, args):
+        yield answer
+
+
+def reference_steps(model: Model, args: Sequence[Any]) -> list[tuple[str, Any]]:
+    """The steps the model declares on these arguments with no mistake on: the reference's intermediates."""
+    flaws = Flaws(frozenset())
+    model(flaws, *args)
+    return flaws.steps
 
 
 def raising(model: Model, args: Sequence[Any]) -> list[str]:

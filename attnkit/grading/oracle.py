@@ -26,7 +26,7 @@ from typing import Any, Protocol, TypeVar
 import numpy as np
 
 from attnkit.errors import KitError
-from attnkit.grading.models import Candidate, ModelLibrary, enumerate_answers, raising
+from attnkit.grading.models import Candidate, ModelLibrary, enumerate_answers, flawed_steps, raising, reference_steps
 from attnkit.interrupts import interrupt_held
 from attnkit.sandbox import protocol, worker
 from attnkit.sandbox.protocol import (
@@ -45,6 +45,8 @@ MAX_CACHE = 4096
 K = TypeVar("K")
 V = TypeVar("V")
 
+
+FlawedRun = tuple[list[np.ndarray], list[tuple[str, np.ndarray]]]  # a flawed model's answer, and its steps
 
 class _Memo(dict[K, V]):
     """What the oracle worked out, by request: every student of a run is asked the same (hidden inputs are
@@ -99,6 +101,10 @@ class Oracle(Protocol):
 
     def crashing(self, request: Request) -> list[str]: ...
 
+    def steps(self, request: Request) -> list[tuple[str, np.ndarray]]: ...
+
+    def flawed_steps(self, request: Request, mistakes: tuple[str, ...]) -> list[FlawedRun]: ...
+
     @property
     def can_stand_in(self) -> bool: ...
 
@@ -138,6 +144,8 @@ class ReferenceOracle:
         self._answers: _Memo[str, Answer] = _Memo()
         self._candidates: _Memo[tuple[Any, ...], list[Candidate]] = _Memo()
         self._crashing: _Memo[str, list[str]] = _Memo()
+        self._steps: _Memo[str, list[tuple[str, np.ndarray]]] = _Memo()
+        self._flawed: _Memo[tuple[str, tuple[str, ...]], list[FlawedRun]] = _Memo()
 
     can_stand_in = True
 
@@ -189,6 +197,33 @@ class ReferenceOracle:
             return []
         return self._crashing.remember(request_key(request), lambda: self._raising(request))
 
+    def steps(self, request: Request) -> list[tuple[str, np.ndarray]]:
+        """The named steps the exercise's model declares, computed on this request with no mistake on:
+        the reference's intermediates, in order ([] where the course declares none)."""
+        if isinstance(request, ConstantsRequest):
+            return []
+        return self._steps.remember(request_key(request), lambda: self._reference_steps(request))
+
+    def _reference_steps(self, request: CallRequest | ModuleRequest) -> list[tuple[str, np.ndarray]]:
+        model = self._model(request)
+        if model is None:
+            return []
+        return _step_values(reference_steps(model, model_arguments(request)))
+
+    def flawed_steps(self, request: Request, mistakes: tuple[str, ...]) -> list[FlawedRun]:
+        """What the model computes with these mistakes on, each spelling: its answer and its named steps
+        (a catalogued mistake is located where its own steps part from the reference's)."""
+        if isinstance(request, ConstantsRequest):
+            return []
+        return self._flawed.remember((request_key(request), mistakes), lambda: self._flawed_runs(request, mistakes))
+
+    def _flawed_runs(self, request: CallRequest | ModuleRequest, mistakes: tuple[str, ...]) -> list[FlawedRun]:
+        model = self._model(request)
+        if model is None or (self.known is not None and not set(mistakes) <= self.known):
+            return []
+        return [(as_values(answer), _step_values(steps))
+                for answer, steps in flawed_steps(model, frozenset(mistakes), model_arguments(request))]
+
     def _raising(self, request: CallRequest | ModuleRequest) -> list[str]:
         model = self._model(request)
         return raising(model, model_arguments(request)) if model is not None else []
@@ -213,6 +248,11 @@ class ReferenceOracle:
     def _function(self, standin: Standin) -> Any:
         self._package_dir  # noqa: B018 (makes the reference importable)
         return getattr(importlib.import_module(f"{self._package}.{standin.module}"), standin.function)
+
+
+def _step_values(steps: list[tuple[str, Any]]) -> list[tuple[str, np.ndarray]]:
+    return [(name, np.asarray(value, dtype=np.float64) if isinstance(value, (int, float)) else as_values(value)[0])
+            for name, value in steps]
 
 
 def answer_standin(function: Any, call: StandinCall, room: int | None = None) -> StandinAnswer:
@@ -355,8 +395,9 @@ class RecordingOracle(_NoStandins):
 
     def reference(self, request: Request) -> Answer:
         answer = self.inner.reference(request)
-        entry = self.table.setdefault(request_key(request), {"reference": _recorded(answer), "candidates": {},
-                                                              "crashing": self.inner.crashing(request)})
+        entry = self.table.setdefault(request_key(request), {
+            "reference": _recorded(answer), "candidates": {}, "crashing": self.inner.crashing(request),
+            "steps": [[name, value.tolist()] for name, value in self.inner.steps(request)]})
         for size in self.sizes:
             entry["candidates"].setdefault(str(size), [
                 [sorted(c.mistakes), [v.tolist() for v in c.answer]] for c in self.inner.candidates(request, size)])
@@ -367,6 +408,12 @@ class RecordingOracle(_NoStandins):
 
     def crashing(self, request: Request) -> list[str]:
         return self.inner.crashing(request)
+
+    def steps(self, request: Request) -> list[tuple[str, np.ndarray]]:
+        return self.inner.steps(request)
+
+    def flawed_steps(self, request: Request, mistakes: tuple[str, ...]) -> list[FlawedRun]:
+        return []  # a self-check locates by the reference's steps alone (the handout holds no model)
 
     def save(self, path: Path) -> None:
         Path(path).write_text(json.dumps(self.table), encoding="utf-8")
@@ -404,4 +451,15 @@ class RecordedOracle(_NoStandins):
 
     def crashing(self, request: Request) -> list[str]:
         return list(self._entry(request)["crashing"])
+
+    def flawed_steps(self, request: Request, mistakes: tuple[str, ...]) -> list[FlawedRun]:
+        return []
+
+    def steps(self, request: Request) -> list[tuple[str, np.ndarray]]:
+        """The lesson's intermediates of a public check, as the handout recorded them (none in an older one)."""
+        try:
+            recorded = self._entry(request).get("steps", [])
+            return [(str(name), np.asarray(value, dtype=np.float64)) for name, value in recorded]
+        except (NotRecorded, TypeError, ValueError):
+            return []
 

@@ -33,7 +33,7 @@ from attnkit.grading.catalogue import Catalogue
 from attnkit.grading.context import ExerciseContext
 from attnkit.grading.diagnosis import Finding, resolve
 from attnkit.grading.engine_ids import HARD_CODED, MALFORMED_REPLY
-from attnkit.grading.feedback import check_feedback
+from attnkit.grading.feedback import check_feedback, location_feedback
 from attnkit.grading.memory import CheckRecord, StudentMemory
 from attnkit.grading.oracle import Oracle
 from attnkit.grading.results import CheckResult, ExerciseResult, SubmissionResult, zero_results
@@ -272,9 +272,12 @@ class GradingPlugin:
         mistakes = list(dict.fromkeys(mistakes))
         message, hint = check_feedback(record, exercise, self.course, self.catalogue)
         passed = not mistakes
+        location, where = location_feedback(record.located if not passed else None, self.course.feedback.locate,
+                                            check.public)
         carried_from = list(dict.fromkeys(c.exercise for c in record.carried))
         return CheckResult(name, check.test, check.public, passed, check.points if passed else 0.0, check.points,
-                           mistakes, message, hint, carried_from=carried_from)
+                           mistakes, " ".join(filter(None, [message, where])), hint, carried_from=carried_from,
+                           location=location)
 
     def _finish(self, state: _StudentState) -> None:
         output, problem = "", ""

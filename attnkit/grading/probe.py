@@ -16,6 +16,7 @@ from attnkit.grading.oracle import Oracle, request_key
 from attnkit.sandbox.protocol import (
     Answer,
     CallRequest,
+    ConstantsRequest,
     ModuleRequest,
     Reply,
     Request,
@@ -23,6 +24,8 @@ from attnkit.sandbox.protocol import (
     Standin,
     StandinAnswer,
     StandinCall,
+    Trace,
+    TraceRequest,
 )
 
 # A stand-in call is answered here, in the grader's process: its arguments may hold a few times the numbers of
@@ -69,8 +72,27 @@ class Probe:
     def standins_possible(self) -> bool:
         return bool(self.context.standins) and self.oracle.can_stand_in
 
-    def run_with_standins(self, request: Request, keep: bool = False) -> Reply:
-        """The student's own code, with correct stand-ins for the exercises it builds on."""
+    def trace(self, request: Request) -> Trace | None:
+        """The question asked again under the line tracer, as the last question was (with stand-ins if it used
+        them): the evidence a wrong answer is located by, from a process of the submission's own that no
+        score depends on (runner.SandboxedSubmission.trace). None where there is none to be had."""
+        if not hasattr(self.sandbox, "trace") or isinstance(request, ConstantsRequest):
+            return None
+
+        def traced(asked: Request, answer: Any = None) -> Any:
+            assert not isinstance(asked, ConstantsRequest)  # refused above
+            return self.sandbox.trace(TraceRequest(asked), answer)
+
+        ran, calls = self.ran_with_standins, self.standin_calls
+        try:
+            reply = self.run_with_standins(request, keep=True, send=traced) if ran else traced(request)
+        finally:
+            self.ran_with_standins, self.standin_calls = ran, calls
+        return reply if isinstance(reply, Trace) else None
+
+    def run_with_standins(self, request: Request, keep: bool = False, send: Any = None) -> Reply:
+        """The student's own code, with correct stand-ins for the exercises it builds on (`send`: how the
+        request reaches the sandbox, its `run` unless said)."""
         self.ran_with_standins = True
         if not keep:
             self.standin_calls = []
@@ -85,7 +107,7 @@ class Probe:
                 self.standin_calls.append((standin, standin_call))  # the first call of each is asked again
             return self.oracle.standin(standin, standin_call, room)
 
-        return self.sandbox.run(_with_standins(request, self.context.standins), answer)
+        return (send or self.sandbox.run)(_with_standins(request, self.context.standins), answer)
 
 
 def _with_standins(request: Request, standins: tuple[Standin, ...]) -> Request:

@@ -19,6 +19,44 @@ class ResultError(KitError):
     """A feedback record that is not what `to_json` writes."""
 
 
+@dataclass(frozen=True)
+class Location:
+    """Where in the student's own code a failed check's answer first goes wrong (docs/contract.md).
+
+    `step` is a name the course declares (its mistake model's `flaws.step`), `last_right` the step
+    before it that was still right, or None. With the course's `[feedback] locate = "step"`, `file`,
+    `line` and `code` are None: the step is told, the line is not. From the student's process: words only.
+    """
+
+    file: str | None
+    line: int | None
+    code: str | None
+    step: str
+    last_right: str | None
+
+    @property
+    def steps_words(self) -> str:
+        """"the softmax step; the scale step before it was still right"."""
+        before = f"; the {self.last_right} step before it was still right" if self.last_right else ""
+        return f"the {self.step} step{before}"
+
+    def describe(self) -> str:
+        """Where it goes wrong, in plain text: `attnkit check`, Gradescope's and nbgrader's output."""
+        if self.file is None or self.line is None:
+            return self.steps_words[0].upper() + self.steps_words[1:] + "."
+        return f"{self.file}, line {self.line}: `{self.code}` ({self.steps_words})."
+
+    def to_json(self) -> dict[str, Any]:
+        return {"file": self.file, "line": self.line, "code": self.code, "step": self.step,
+                "last_right": self.last_right}
+
+    @classmethod
+    def from_json(cls, record: Any, where: str) -> Location:
+        fields = _Fields(record, where)
+        return cls(fields.optional_text("file"), fields.optional_line("line"), fields.optional_text("code"),
+                   fields.text("step"), fields.optional_text("last_right"))
+
+
 @dataclass
 class CheckResult:
     """One check's verdict.
@@ -38,6 +76,7 @@ class CheckResult:
     message: str = ""
     hint: str = ""
     carried_from: list[str] = field(default_factory=list)
+    location: Location | None = None
 
     @property
     def mistake(self) -> str | None:
@@ -48,16 +87,18 @@ class CheckResult:
         return {"name": self.name, "test": self.test, "public": self.public, "passed": self.passed,
                 "points": self.points, "max_points": self.max_points, "mistake": self.mistake,
                 "mistakes": list(self.mistakes), "message": self.message, "hint": self.hint,
-                "carried_from": list(self.carried_from)}
+                "carried_from": list(self.carried_from),
+                **({"location": self.location.to_json()} if self.location is not None else {})}
 
     @classmethod
     def from_json(cls, record: Any, where: str) -> CheckResult:
         fields = _Fields(record, where)
+        location = Location.from_json(record["location"], f"{where}.location") if "location" in record else None
         return cls(name=fields.text("name"), test=fields.text("test"), public=fields.flag("public"),
                    passed=fields.flag("passed"), points=fields.number("points"),
                    max_points=fields.number("max_points"), mistakes=fields.texts("mistakes"),
                    message=fields.text("message"), hint=fields.text("hint"),
-                   carried_from=fields.texts("carried_from"))
+                   carried_from=fields.texts("carried_from"), location=location)
 
 
 @dataclass
@@ -155,6 +196,17 @@ class _Fields:
 
     def text(self, key: str) -> str:
         return self._get(key, str, "a string")
+
+    def optional_text(self, key: str) -> str | None:
+        return None if self.record.get(key) is None else self.text(key)
+
+    def optional_line(self, key: str) -> int | None:
+        value = self.record.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ResultError(f"{self.where}.{key}: expected a line number")
+        return value
 
     def flag(self, key: str) -> bool:
         return self._get(key, bool, "true or false")

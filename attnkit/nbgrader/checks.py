@@ -70,6 +70,8 @@ def check_report(exercise_id: str, check: CheckResult) -> str:
     if check.passed:
         return f"✓ {exercise_id}: {check.name} ({points})"
     lines = [f"✗ {exercise_id}: {check.name} ({points})", f"  mistake: {check.mistake}", f"  {check.message}"]
+    if check.location is not None:
+        lines.append(f"  where: {check.location.describe()}")
     return "\n".join(lines + ([f"  hint: {check.hint}"] if check.hint else []))
 
 

@@ -107,6 +107,28 @@ Request = CallRequest | ModuleRequest | ConstantsRequest
 
 
 @dataclass(frozen=True)
+class TraceRequest:
+    """Run `request` again under a line tracer limited to the package's own files (a wrong answer only).
+
+    The reply is a `Trace`: where the student's code bound which numbers. At most `max_bindings`
+    bindings are kept, each value of at most `max_numbers` numbers (larger ones keep their shape only).
+    """
+
+    request: CallRequest | ModuleRequest
+    max_bindings: int = 200
+    max_numbers: int = 4096
+
+    @property
+    def module(self) -> str:
+        return self.request.module
+
+    @property
+    def standins(self) -> tuple[Standin, ...]:
+        """The stand-ins the traced request offers (its stand-in calls are answered as the request's)."""
+        return self.request.standins
+
+
+@dataclass(frozen=True)
 class StandinAnswer:
     """The grader's answer to a stand-in call: the reference's outputs (or gradients), or why not.
 
@@ -202,10 +224,39 @@ class StandinCall:
 
 
 Reply = Answer | Failure
-FROM_GRADER = (CallRequest, ModuleRequest, ConstantsRequest, StandinAnswer)
-FROM_SANDBOX = (Answer, Failure, StandinCall)
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One value the student's code bound: in which of its files and on which line, under which name
+    (`return` for a returned value), the value's shape, and its numbers where they fit the cap.
+
+    Evidence for the words of the feedback only: a line the grader cannot find in the file it read is
+    dropped, and nothing here changes a score."""
+
+    file: str
+    line: int
+    name: str
+    shape: tuple[int, ...]
+    value: np.ndarray | None = None  # a number travels as an array of one (arrays travel at least 1-D)
+    alias: str = ""  # the local that already held this very object (`e = shifted`), if one did
+
+
+@dataclass(frozen=True)
+class Trace:
+    """The reply to a `TraceRequest`: the traced run's own reply, and its bindings in the order made.
+
+    `complete` is False where a cap cut the record short or the tracer was taken away."""
+
+    reply: Answer | Failure
+    bindings: tuple[Binding, ...] = ()
+    complete: bool = True
+
+
+FROM_GRADER = (CallRequest, ModuleRequest, ConstantsRequest, StandinAnswer, TraceRequest)
+FROM_SANDBOX = (Answer, Failure, StandinCall, Trace)
 MESSAGES = {cls.__name__: cls for cls in (*FROM_GRADER, *FROM_SANDBOX)}
-NESTED = {cls.__name__: cls for cls in (Standin, Returned, Part, LayerReport)}
+NESTED = {cls.__name__: cls for cls in (Standin, Returned, Part, LayerReport, Binding)}
 
 
 # --- encoding ------------------------------------------------------------------------------------
@@ -484,6 +535,12 @@ def _check_semantics(message: Any) -> None:
     """What types alone do not say: known statuses and kinds, shapes that are shapes."""
     if isinstance(message, Failure) and message.status not in FAILURE_STATUSES:
         raise ProtocolError(f"Failure.status: unknown status {_short(message.status)!r}")
+    if isinstance(message, Trace):
+        _check_semantics(message.reply)
+        for binding in message.bindings:
+            if binding.line < 1 or any(n < 0 for n in binding.shape) or len(binding.shape) > MAX_DIMENSIONS or (
+                    binding.value is not None and binding.value.size != math.prod(binding.shape)):
+                raise ProtocolError("Binding: a line or shape that is not one")
     if isinstance(message, Answer):
         for returned in ([message.returned] if message.returned else []) + list(message.constants.values()):
             _check_returned(returned, 0)

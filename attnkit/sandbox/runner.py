@@ -33,6 +33,7 @@ from attnkit.sandbox import isolation, protocol, refusals
 from attnkit.sandbox.protocol import Failure, Standin, StandinAnswer, StandinCall
 from attnkit.settings import Settings
 
+TRACE_TIMEOUT, TRACE_BUDGET = 5.0, 15.0  # seconds of one traced run, and of all of one submission's
 MAX_STANDIN_CALLS = 5000  # in one request: a loop over rows calls a stand-in once a row, not thousands of times
 StandinHandler = Callable[[Standin, StandinCall], StandinAnswer]
 
@@ -85,6 +86,7 @@ class SandboxedSubmission:
         self._budget = TimeBudget(limits.time_budget)
         self._constants: dict[tuple[str, tuple[str, ...]], protocol.Reply] = {}  # read by this process
         self._exercise_refuses = bool(limits.refused)  # the current exercise's own refusals (`begin_exercise`)
+        self._tracing: SandboxedSubmission | None = None  # the process traced runs go to (see `trace`)
 
     def __enter__(self) -> SandboxedSubmission:
         return self
@@ -111,19 +113,25 @@ class SandboxedSubmission:
         if isinstance(request, protocol.ConstantsRequest):
             key = (request.module, request.names)
             if key not in self._constants:
-                reply = self._run(request, on_standin)
+                reply = self._untraced(request, on_standin)
                 if self._process is None:  # the read ended the process: a new one reads afresh
                     return reply
                 self._constants[key] = reply
             return self._constants[key]
-        reply = self._run(request, on_standin)
+        reply = self._untraced(request, on_standin)
         if self.limits.refused and not self._exercise_refuses and _reached_refused(reply):
             self.close(wait=False)  # this exercise may use what the process refuses: ask one that refuses nothing
             self.limits = replace(self.limits, refused=())
-            reply = self._run(request, on_standin)
+            reply = self._untraced(request, on_standin)
         return reply
 
-    def _run(self, request: protocol.Request, on_standin: StandinHandler | None) -> protocol.Reply:
+    def _untraced(self, request: protocol.Request, on_standin: StandinHandler | None) -> protocol.Reply:
+        reply = self._run(request, on_standin)
+        assert not isinstance(reply, protocol.Trace)  # `_fits`: a trace answers a TraceRequest only
+        return reply
+
+    def _run(self, request: protocol.Request | protocol.TraceRequest,
+             on_standin: StandinHandler | None) -> protocol.Reply | protocol.Trace:
         module = request.module
         if self.malformed:
             return Failure("malformed-reply", "MalformedReply", self.malformed)
@@ -175,17 +183,36 @@ class SandboxedSubmission:
             self.close(wait=False)
             self.limits = replace(self.limits, refused=refused)
 
+    def trace(self, request: protocol.TraceRequest, on_standin: StandinHandler | None = None) -> protocol.Trace | None:
+        """The request's traced second run, or None: evidence for a wrong answer's feedback, never for a score.
+
+        It runs in a second process of this submission's own (started at the first trace, kept for the
+        next), so nothing the traced run does, prints or learns (that it is traced, so its answer was
+        wrong) reaches the process whose answers are scored; that process has its own time budget and
+        shorter calls, and a timeout, a flood or a malformed trace there cost the trace alone.
+        """
+        if self.malformed or self._budget.spent:
+            return None
+        if self._tracing is None:
+            limits = replace(self.limits, call_timeout=min(self.limits.call_timeout, TRACE_TIMEOUT),
+                             time_budget=min(self.limits.time_budget, TRACE_BUDGET))
+            self._tracing = SandboxedSubmission(self.package_root, limits, self._launch)
+        reply = self._tracing._run(request, on_standin)
+        return reply if isinstance(reply, protocol.Trace) else None
+
     def close(self, wait: bool = True) -> None:
         """Stop the process and everything it started; `wait=False` returns before all of it is gone
         (the warm parent still ends and clears it up): how the grader leaves a student it is done with."""
         process, self._process = self._process, None
         self._constants.clear()
+        if self._tracing is not None:
+            self._tracing.close(wait)
         if process is not None:
             self._unwatch()
             (process.kill if wait else process.release)()
 
-    def _exchange(self, process: SandboxProcess, frame: bytes, request: protocol.Request,
-                  on_standin: StandinHandler | None) -> protocol.Reply:
+    def _exchange(self, process: SandboxProcess, frame: bytes, request: protocol.Request | protocol.TraceRequest,
+                  on_standin: StandinHandler | None) -> protocol.Reply | protocol.Trace:
         """Send the request, answer stand-in calls as they come, return the reply (or raise)."""
         deadline = time.monotonic() + self.limits.call_timeout
         if self._pending or select.select([process.responses_r], [], [], 0)[0]:
@@ -229,8 +256,8 @@ class SandboxedSubmission:
             if process.requests_w in selector.get_map():  # left unsent: the process is killed at once
                 selector.unregister(process.requests_w)
 
-    def _answer_standin(self, call: StandinCall, request: protocol.Request, on_standin: StandinHandler | None,
-                        count: int) -> StandinAnswer:
+    def _answer_standin(self, call: StandinCall, request: protocol.Request | protocol.TraceRequest,
+                        on_standin: StandinHandler | None, count: int) -> StandinAnswer:
         """The grader's numbers for a stand-in call the request allowed; any other call is malformed."""
         standins = getattr(request, "standins", ())
         if on_standin is None or not 0 <= call.standin < len(standins):
@@ -343,8 +370,15 @@ class TimeBudget:
         return Failure("timeout", "", f"the submission's time budget of {self.seconds:g} s is spent")
 
 
-def _fits(reply: protocol.Reply, request: protocol.Request) -> protocol.Reply:
+def _fits(reply: protocol.Reply | protocol.Trace,
+          request: protocol.Request | protocol.TraceRequest) -> protocol.Reply | protocol.Trace:
     """A reply whose parts are those its request asks for (a forged one may answer another request)."""
+    if isinstance(request, protocol.TraceRequest):
+        if isinstance(reply, protocol.Trace):
+            _fits(reply.reply, request.request)
+        return reply  # a Failure: the trace could not be sent (too large), which the grader reads as no trace
+    if isinstance(reply, protocol.Trace):
+        raise protocol.ProtocolError("a trace that no request asked for")
     if isinstance(reply, protocol.Answer):
         wanted = {protocol.CallRequest: reply.returned is not None and reply.layer is None and not reply.constants,
                   protocol.ModuleRequest: reply.layer is not None and not reply.constants

@@ -39,7 +39,10 @@ from attnkit.sandbox.protocol import (
     Returned,
     StandinAnswer,
     StandinCall,
+    Trace,
+    TraceRequest,
 )
+from attnkit.sandbox.tracing import traced
 
 MAX_MESSAGE = 500
 MAX_TYPE_NAME = 100
@@ -429,6 +432,13 @@ def read_constants(package: str, request: ConstantsRequest) -> Answer:
     return Answer(constants={name: describe(getattr(module, name, None), integers=True) for name in request.names})
 
 
+def run_traced(package: str, package_dir: Path, request: TraceRequest, channel: Channel | None = None) -> Trace:
+    """The request run again under the line tracer (attnkit/sandbox/tracing.py): its reply and its bindings."""
+    with traced(package_dir, request.max_bindings, request.max_numbers) as tracer:
+        reply = execute(package, package_dir, request.request, channel)
+    return Trace(reply, tuple(tracer.bindings[:protocol.MAX_ITEMS]), tracer.complete)
+
+
 def execute(package: str, package_dir: Path, request: protocol.Request, channel: Channel | None = None, *,
             interruptible: bool = False) -> protocol.Reply:
     """Run one request against `package`; every outcome becomes a reply.
@@ -490,10 +500,11 @@ def serve(package_root: Path, requests: Any, responses: Any) -> None:
         return answer
 
     while True:
-        request = protocol.read(requests, (CallRequest, ModuleRequest, ConstantsRequest))
+        request = protocol.read(requests, (CallRequest, ModuleRequest, ConstantsRequest, TraceRequest))
         if request is None:
             return
-        reply = execute("exercises", package_dir, request, channel)
+        reply: protocol.Reply | Trace = run_traced("exercises", package_dir, request, channel) \
+            if isinstance(request, TraceRequest) else execute("exercises", package_dir, request, channel)
         _flush_output()
         try:
             protocol.write(responses, reply)

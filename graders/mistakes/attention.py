@@ -34,13 +34,14 @@ def attention(f, Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor):
         weights = softmax(inner, scores, -1)
     if after_softmax:
         weights = weights / math.sqrt(K.shape[-1])
+    f.step("softmax", weights)
     returns_scores = f.choose("attention-returns-scores", None, ["scaled", "raw", "blended too"])
     if returns_scores == "blended too":
         weights = scores
     returned = {None: weights, "raw": Q @ K.transpose(-2, -1)}.get(returns_scores, scores)
     flipped = f.choose("attention-weights-transposed", None, ["returned", "blended"])
     if flipped == "returned":
-        return weights @ V, returned.transpose(-2, -1)
+        return f.step("blend", weights @ V), returned.transpose(-2, -1)
     if flipped == "blended":
-        return weights.transpose(-2, -1) @ V, returned
-    return weights @ V, returned
+        return f.step("blend", weights.transpose(-2, -1) @ V), returned
+    return f.step("blend", weights @ V), returned

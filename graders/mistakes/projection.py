@@ -28,6 +28,7 @@ def SelfAttention(f, init, weights, x: torch.Tensor):
         Q, K, V = x @ W_q.T, x @ W_k.T, x @ W_v.T
     else:
         Q = K = V = x if raw == "the embeddings" else x[..., :d_k]
+    Q, K, V = f.step("Q", Q), f.step("K", K), f.step("V", V)
     if f.on("projection-scale-by-d-model"):
         scores = Q @ K.transpose(-2, -1) / math.sqrt(d_model)
         weights = torch.softmax(scores, dim=f.choose("projection-softmax-dim0", -1, [0, -2]))

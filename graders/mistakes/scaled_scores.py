@@ -17,15 +17,16 @@ def flipped(K: torch.Tensor, f) -> torch.Tensor:
 
 def scaled_scores(f, Q: torch.Tensor, K: torch.Tensor) -> torch.Tensor:
     left, right = (K, Q) if f.on("scores-transposed") else (Q, K)
-    scores = left @ flipped(right, f)
-    d_k = K.shape[-1]
+    scores = f.step("dot products", left @ flipped(right, f))
+    d_k = f.step("d_k", K.shape[-1])
+    f.step("√d_k", math.sqrt(d_k))  # numbers a student's code holds on the way to the scale (so they are right)
     if f.on("scores-missing-scale"):
-        return scores
+        return f.step("scale", scores)
     if f.on("scores-scale-by-dk"):
-        return scores / d_k
+        return f.step("scale", scores / d_k)
     if f.on("hard-coded"):
-        return scores / math.sqrt(LESSON_D_K)
+        return f.step("scale", scores / math.sqrt(LESSON_D_K))
     tokens = sorted({K.shape[-2], K.shape[0], Q.shape[-2], Q.shape[0]} - {d_k})
     scales = [r for n in tokens for r in (math.sqrt(n), n) if not math.isclose(r, math.sqrt(d_k))]
     scale = f.choose("scores-scale-by-n-tokens", math.sqrt(d_k), scales)
-    return scores / scale
+    return f.step("scale", scores / scale)

@@ -33,7 +33,8 @@ def softmax(f, scores: torch.Tensor, dim: int = -1) -> torch.Tensor:
             shifted = scores - scores.max()
         else:
             shifted = scores
-    exps = shifted if f.on("softmax-no-exp") else torch.exp(shifted)
+    f.step("shift", shifted)
+    exps = f.step("powers", shifted if f.on("softmax-no-exp") else torch.exp(shifted))
     over = f.choose("softmax-global-sum", "axis", ["everything", "the last two dims"])
     if over == "everything":
         total = exps.sum()
@@ -41,4 +42,5 @@ def softmax(f, scores: torch.Tensor, dim: int = -1) -> torch.Tensor:
         total = exps.sum(dim=(-2, -1), keepdim=True)
     else:
         total = exps.sum(dim=axis, keepdim=keep_sum)
-    return exps / total
+    f.step("totals", total)
+    return f.step("quotient", exps / total)

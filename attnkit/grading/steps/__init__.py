@@ -24,6 +24,7 @@ from attnkit.grading.steps.failing_dependency import failing_dependency
 from attnkit.grading.steps.forbidden_names import forbidden_names
 from attnkit.grading.steps.generic import generic
 from attnkit.grading.steps.hard_coded import hard_coded
+from attnkit.grading.steps.located import located
 from attnkit.grading.steps.mistake_models import mistake_models
 from attnkit.grading.steps.mutated_input import mutated_input
 from attnkit.grading.steps.over_a_wrong_dependency import over_a_wrong_dependency
@@ -41,6 +42,7 @@ STEPS: tuple[Step, ...] = (
     right_answer,                  # right and inputs left alone: earned
     carried_forward,               # right with correct stand-ins for its dependencies: carried, else judged so
     failing_dependency,            # no stand-ins possible (self-check): a failed dependency is the cause
+    located,                       # where the wrong answer first goes wrong in the student's code (never settles)
     crashed,                       # a crash, timeout, ... or the mistake whose code cannot run on this input
     wrong_type,                    # the wrong kind or layout of answer; else its numbers are laid out
     mutated_input,                 # inputs changed in place (noted)

@@ -1,0 +1,50 @@
+"""How many single-line mutants of the kit's correct styles are located at the mutated line.
+
+    python benchmarks/locate_mutants.py [--limit N] [--seed S] [--show other-line,none]
+
+Every correct style in tests/ (the reference, tests/submissions/correct, the passing modules of
+tests/students) is mutated one line at a time (tests/mutants.py says how); each mutant that answers
+wrong is traced and located. Prints the share located at the mutated line, at another line, and not
+at all, of the wrong (non-equivalent) mutants. The issue's target: at least 95% at the line, at most 2%
+at another line.
+"""
+from __future__ import annotations
+
+import argparse
+import collections
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+import mutants  # noqa: E402  (tests/mutants.py, beside kit.py)
+from attnkit.grading.session import make_oracle  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit", type=int, default=0, help="grade a random sample of this many mutants (0: all)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--show", default="other-line,none", help="verdicts whose mutants are listed")
+    options = parser.parse_args()
+    everything = [m for style in mutants.styles() for m in mutants.mutants(style)]
+    chosen = random.Random(options.seed).sample(everything, options.limit) if options.limit else everything
+    oracle = make_oracle(mutants.COURSE)
+    counts: collections.Counter[str] = collections.Counter()
+    shown = set(options.show.split(","))
+    with tempfile.TemporaryDirectory() as workdir:
+        for mutant in chosen:
+            outcome = mutants.judge(mutant, Path(workdir), oracle)
+            counts[outcome.verdict] += 1
+            if outcome.verdict in shown:
+                print(f"{outcome.verdict:10} {mutant.label}  => {outcome.located}", flush=True)
+    wrong = sum(n for verdict, n in counts.items() if verdict != "equivalent")
+    print(f"\n{len(chosen)} mutants, {counts['equivalent']} equivalent, {wrong} wrong")
+    for verdict in ("at-line", "other-line", "none"):
+        print(f"  {verdict:10} {counts[verdict]:4}  {100 * counts[verdict] / max(wrong, 1):5.1f}%")
+
+
+if __name__ == "__main__":
+    main()
