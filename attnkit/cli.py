@@ -85,7 +85,8 @@ def main(context: click.Context) -> None:
     from attnkit.sandbox import runner
 
     context.obj = console = Console.from_environment()
-    runner.warning_sink = console.warn  # the sandbox's warnings print here, as every other line does
+    before, runner.warning_sink = runner.warning_sink, console.warn  # the sandbox's warnings print here too
+    context.call_on_close(lambda: setattr(runner, "warning_sink", before))  # and only while this command runs
 
 
 # --- check ---------------------------------------------------------------------------------------

@@ -61,3 +61,15 @@ def test_no_progress_bar_when_stderr_is_not_a_terminal():
     shown.advance()
     shown.end_progress()
     assert out.getvalue() == err.getvalue() == ""
+
+
+def test_a_command_passes_the_sandboxs_warnings_to_its_console_only_while_it_runs(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from attnkit.cli import main
+    from attnkit.sandbox import runner
+
+    before = runner.warning_sink
+    monkeypatch.chdir(tmp_path)
+    CliRunner().invoke(main, ["report", "."])
+    assert runner.warning_sink is before
