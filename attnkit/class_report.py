@@ -21,6 +21,7 @@ from attnkit.escaping import html_text
 from attnkit.gradebook import FEEDBACK, Gradebook, write_atomically
 from attnkit.grading.results import SubmissionResult
 from attnkit.reports import plural
+from attnkit.unexplained import UnexplainedGroup, group_unexplained
 
 REPORT_JSON = "report.json"
 REPORT_HTML = "report.html"
@@ -46,6 +47,16 @@ class ExerciseSummary:
     max_score: float
     scores: list[float]
     mistakes: list[Mistake]
+    unexplained: list[UnexplainedGroup] = field(default_factory=list)  # largest first
+
+    @property
+    def unexplained_groups(self) -> list[UnexplainedGroup]:
+        """The groups of two students or more (groups of one are listed apart, briefly)."""
+        return [g for g in self.unexplained if g.size > 1]
+
+    @property
+    def unexplained_alone(self) -> list[UnexplainedGroup]:
+        return [g for g in self.unexplained if g.size == 1]
 
     @property
     def mean(self) -> float:
@@ -69,6 +80,11 @@ class ClassReport:
         found = [(e, m) for e in self.exercises for m in e.mistakes]
         return sorted(found, key=lambda pair: -pair[1].count)[:count]
 
+    def top_unexplained(self, count: int) -> list[UnexplainedGroup]:
+        """The largest groups of two or more students over every exercise."""
+        found = [g for e in self.exercises for g in e.unexplained_groups]
+        return sorted(found, key=lambda g: -g.size)[:count]
+
     def to_json(self) -> dict[str, Any]:
         return {
             "course": self.course, "lesson": self.lesson, "max_total": self.max_total,
@@ -77,7 +93,8 @@ class ClassReport:
             "exercises": {e.id: {"title": e.title, "mean": round(e.mean, 4), "max_score": e.max_score,
                                  "full_marks": e.full_marks,
                                  "mistakes": [{"id": m.id, "count": m.count, "students": m.students}
-                                              for m in e.mistakes]}
+                                              for m in e.mistakes],
+                                 "unexplained": [g.to_json() for g in e.unexplained]}
                           for e in self.exercises},
         }
 
@@ -95,7 +112,8 @@ def build_report(course: Course, results: Iterable[SubmissionResult]) -> ClassRe
             for mistake in graded.mistakes if graded else []:
                 mistakes.setdefault(mistake, Mistake(mistake)).students.append(result.student)
         ordered = sorted(mistakes.values(), key=lambda m: (-m.count, m.id))
-        exercises.append(ExerciseSummary(exercise.id, exercise.title, exercise.points, scores, ordered))
+        exercises.append(ExerciseSummary(exercise.id, exercise.title, exercise.points, scores, ordered,
+                                         group_unexplained(exercise.id, students)))
     return ClassReport(course.name, course.lesson, course.max_total, students, exercises)
 
 
@@ -139,6 +157,11 @@ def render_html(report: ClassReport) -> str:
              "<h2>Exercises</h2>", exercises_svg(report.exercises), exercises_table(report.exercises),
              "<h2>Most common mistakes</h2>", top_mistakes_html(report)]
     parts += ["<h2>Mistakes by exercise</h2>"] + [exercise_mistakes_html(e) for e in report.exercises]
+    parts += ["<h2>Mistakes nobody catalogued</h2>",
+              "<p class=muted>Wrong answers no catalogued mistake explains, put together when the students' code "
+              "computed the same numbers on this run's hidden inputs (within the check's tolerance): a group is "
+              "a mistake to teach again, and to add to the catalogue (<code>attnkit catalogue draft</code>).</p>"]
+    parts += [unexplained_html(e) for e in report.exercises]
     if broken:
         parts += ["<h2>Not graded</h2>", "<ul>"]
         parts += [f"<li>{html_text(r.student)}: {html_text(r.problem)}</li>" for r in broken]
@@ -207,6 +230,35 @@ def exercise_mistakes_html(exercise: ExerciseSummary) -> str:
                    f"<td>{_small_bar(m.count / size if size else 0.0)}</td><td class=who>{_names(m.students)}</td></tr>"
                    for m in exercise.mistakes)
     return head + f"<table><tr><th>mistake</th><th colspan=2>students</th><th>who</th></tr>{rows}</table>"
+
+
+def unexplained_html(exercise: ExerciseSummary) -> str:
+    """One exercise's groups, largest first, a bar for their sizes; the students alone in a line after."""
+    head = f"<h3>{html_text(exercise.id)}: {html_text(exercise.title)}</h3>"
+    groups, alone = exercise.unexplained_groups, exercise.unexplained_alone
+    if not exercise.unexplained:
+        return head + "<p class=muted>Every wrong answer is explained by a catalogued mistake.</p>"
+    size = len(exercise.scores)
+    rows = "".join(
+        f"<tr><td class=num>{index}</td><td class=num>{g.size} of {size}</td>"
+        f"<td>{_small_bar(g.size / size if size else 0.0)}</td>"
+        f"<td>{html_text(', '.join(g.checks), 300)}</td><td>{html_text(g.step or '')}</td>"
+        f"<td>{_located(g)}</td><td class=who>{_names(g.students)}</td></tr>"
+        for index, g in enumerate(groups, 1))
+    table = ("<table><tr><th>group</th><th colspan=2>students</th><th>checks failed</th><th>first wrong step</th>"
+             f"<th>a representative's line</th><th>who</th></tr>{rows}</table>") if groups else ""
+    single = (f"<p class=who>Alone in what they computed ({len(alone)}): "
+              f"{_names([g.students[0] for g in alone])}</p>") if alone else ""
+    return head + table + single
+
+
+def _located(group: UnexplainedGroup) -> str:
+    located = group.located or {}
+    line, code = located.get("line"), located.get("code")
+    if not isinstance(code, str):
+        return ""
+    where = f"{html_text(str(located.get('file', '')))}:{html_text(str(line))} " if line is not None else ""
+    return f"{where}<code>{html_text(code, 200)}</code>"
 
 
 def _small_bar(share: float) -> str:

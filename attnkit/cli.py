@@ -222,6 +222,12 @@ def print_top_mistakes(run: ClassRun, console: Console) -> None:
         console.line("Most common mistakes:")
     for exercise, mistake in top:
         console.line(f"  {plural(mistake.count, 'student'):>12}  {terminal_line(mistake.id)} ({exercise.id})")
+    groups = run.report.top_unexplained(TOP_MISTAKES) if run.report else []
+    if groups:
+        console.line("Largest groups computing the same uncatalogued wrong answer (see the report):")
+    for group in groups:
+        console.line(f"  {plural(group.size, 'student'):>12}  {terminal_line(group.exercise)}: "
+                     f"{terminal_line(', '.join(group.checks))}")
 
 
 class TerminalProgress(Listener):

@@ -14,6 +14,10 @@ grades.csv is the instructor's to edit once grading is done, so a run never over
 not write: the digest of each grades.csv written is kept in `.attnkit-gradebook` beside it, and a
 grades.csv that matches neither that digest nor the feedback records is left alone unless the
 instructor says `--force`. (Matching the records covers a run stopped between the two writes.)
+
+The numbers of wrong answers no catalogued mistake explains (`WrongAnswer`, what the class report groups)
+are the instructor's, not the student's: they are kept in one file, `.attnkit-answers.json`, written with
+grades.csv, and joined to each student's result on reading while its fingerprint is unchanged.
 """
 from __future__ import annotations
 
@@ -25,12 +29,14 @@ import os
 import re
 import secrets
 import time
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from attnkit.config import Course
 from attnkit.errors import KitError
 from attnkit.escaping import csv_cell, file_stem
-from attnkit.grading.results import ResultError, SubmissionResult, zero_results
+from attnkit.grading.results import ResultError, SubmissionResult, WrongAnswer, zero_results
 from attnkit.reports import feedback_markdown
 from attnkit.submissions import student_key
 
@@ -38,6 +44,7 @@ GRADES = "grades.csv"
 FEEDBACK = "feedback"
 STAMP = ".attnkit-gradebook"
 SEED = "hidden-inputs.seed"  # the assignment's seed of the hidden checks' inputs, one line of hex digits
+ANSWERS = ".attnkit-answers.json"
 GRADES_EVERY = 1.0  # seconds at least between two writes of grades.csv while a class is graded
 
 
@@ -71,6 +78,8 @@ class Gradebook:
             result = _read_result(path)
             if result is not None:
                 self.results[student_key(result.student)] = result
+        self._answers_unsaved = False
+        _join_answers(self.out / ANSWERS, self.results)
 
     def refuse_foreign_grades(self, *, force: bool = False) -> None:
         """KitError when `out` holds a grades.csv this kit did not write (or one edited since), unless `force`."""
@@ -145,6 +154,7 @@ class Gradebook:
         write_atomically(self.feedback_dir / f"{stem}.md", feedback_markdown(result, self.course))
         self.results[key] = result
         self._unsaved = True
+        self._answers_unsaved = self._answers_unsaved or _has_answers(result) or earlier is not None
         if time.monotonic() >= self._grades_due:
             self.save()
 
@@ -166,6 +176,9 @@ class Gradebook:
             return
         write_atomically(self.out / GRADES, grades)
         write_atomically(self.out / STAMP, _digest(grades.encode("utf-8")) + "\n")
+        if self._answers_unsaved:
+            write_atomically(self.out / ANSWERS, json.dumps(_answers_record(self.results.values())) + "\n")
+            self._answers_unsaved = False
         self._unsaved = False
         self._grades_due = time.monotonic() + GRADES_EVERY
 
@@ -213,3 +226,41 @@ def _digest(data: bytes) -> str:
 def broken_result(course: Course, student: str, problem: str, fingerprint: str = "") -> SubmissionResult:
     """Zeros on every check of every exercise, each saying why."""
     return SubmissionResult(student, zero_results(course, problem), problem=problem, fingerprint=fingerprint)
+
+
+def _has_answers(result: SubmissionResult) -> bool:
+    return any(c.answer is not None for e in result.exercises.values() for c in e.checks)
+
+
+def _answers_record(results: Iterable[SubmissionResult]) -> dict[str, Any]:
+    """`{student: {"fingerprint": ..., "answers": {exercise: {test: WrongAnswer}}}}` for students with any."""
+    record: dict[str, Any] = {}
+    for result in results:
+        answers = {e_id: {c.test: c.answer.to_json() for c in e.checks if c.answer is not None}
+                   for e_id, e in result.exercises.items()}
+        answers = {e_id: tests for e_id, tests in answers.items() if tests}
+        if answers:
+            record[result.student] = {"fingerprint": result.fingerprint, "answers": answers}
+    return record
+
+
+def _join_answers(path: Path, results: dict[str, SubmissionResult]) -> None:
+    """Give each result read from disk its wrong answers' numbers, from `path`, while its fingerprint still
+    matches (a damaged or missing file only leaves the report without them)."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return
+    if not isinstance(record, dict):
+        return
+    for student, entry in record.items():
+        result = results.get(student_key(student))
+        if result is None or not isinstance(entry, dict) or entry.get("fingerprint") != result.fingerprint:
+            continue
+        try:
+            for e_id, tests in dict(entry.get("answers", {})).items():
+                for check in result.exercises[e_id].checks if e_id in result.exercises else []:
+                    if check.test in tests:
+                        check.answer = WrongAnswer.from_json(tests[check.test], f"{path}: {student}")
+        except (ResultError, TypeError, ValueError):
+            continue

@@ -42,7 +42,8 @@ def test_each_exercise_has_its_mean_full_marks_and_mistakes_with_who_made_them()
     assert {m["id"]: m["count"] for m in softmax["mistakes"]} == {"softmax-wrong-dim": 3, "softmax-unstable": 1}
     assert softmax["mistakes"][0]["students"] == [HOSTILE, "ben", "cat"]  # sorted by id
     assert report["exercises"]["attention"] == {"title": COURSE.exercise("attention").title, "mean": 3.0,
-                                                 "max_score": 3.0, "full_marks": 4, "mistakes": []}
+                                                 "max_score": 3.0, "full_marks": 4, "mistakes": [],
+                                                 "unexplained": []}
     assert [s["student"] for s in report["students"]] == [HOSTILE, "ann", "ben", "cat"]
 
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from attnkit.grading.diagnosis import Finding
 from attnkit.grading.locating import Located
+from attnkit.grading.results import WrongAnswer
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class CheckRecord:
     carried: list[Carried] = field(default_factory=list)
     reported_forbidden: bool = False  # a forbidden name's use is named once per check
     located: Located | None = None  # where its first wrong answer goes wrong in the student's code (words only)
+    answer: WrongAnswer | None = None  # the numbers no mistake model or sign explained, for the class report
 
 
 @dataclass

@@ -53,7 +53,7 @@ def grade_all(course: Course, submissions: list[Submission], *, jobs: int,
         from attnkit.grading.session import run_checks
 
         gc.freeze()
-        run_checks(course, submissions, on_result=lambda result: on_result(delivered(result.to_json())),
+        run_checks(course, submissions, on_result=lambda result: on_result(delivered(result.to_json(answers=True))),
                    run_salt=run_salt)
         return
     _Pool(course, jobs, run_salt or new_run_salt()).run(submissions, on_result)
@@ -244,7 +244,7 @@ def _serve_batches(course: Course, oracle: Oracle, requests: IO[str], send: Call
         batch = [Submission(r["student"], Path(r["root"]), r["fingerprint"], r["salt"]) for r in message["submissions"]]
         try:
             run_checks(course, batch, oracle=oracle, run_salt=message["run_salt"],
-                       on_result=lambda result: send({"result": result.to_json()}))
+                       on_result=lambda result: send({"result": result.to_json(answers=True)}))
         except KitError as error:
             send({"error": str(error)})
             return

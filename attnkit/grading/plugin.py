@@ -32,7 +32,7 @@ from attnkit.grading.attempt import Attempt, CheckFailed
 from attnkit.grading.catalogue import Catalogue
 from attnkit.grading.context import ExerciseContext
 from attnkit.grading.diagnosis import Finding, resolve
-from attnkit.grading.engine_ids import HARD_CODED, MALFORMED_REPLY
+from attnkit.grading.engine_ids import CRASH, GENERIC_IDS, HARD_CODED, MALFORMED_REPLY
 from attnkit.grading.feedback import check_feedback, location_feedback
 from attnkit.grading.memory import CheckRecord, StudentMemory
 from attnkit.grading.oracle import Oracle
@@ -275,9 +275,10 @@ class GradingPlugin:
         location, where = location_feedback(record.located if not passed else None, self.course.feedback.locate,
                                             check.public)
         carried_from = list(dict.fromkeys(c.exercise for c in record.carried))
+        unexplained = not passed and set(mistakes) <= GENERIC_IDS - {CRASH}
         return CheckResult(name, check.test, check.public, passed, check.points if passed else 0.0, check.points,
                            mistakes, " ".join(filter(None, [message, where])), hint, carried_from=carried_from,
-                           location=location)
+                           location=location, answer=record.answer if unexplained else None)
 
     def _finish(self, state: _StudentState) -> None:
         output, problem = "", ""

@@ -55,6 +55,55 @@ class Location:
         fields = _Fields(record, where)
         return cls(fields.optional_text("file"), fields.optional_line("line"), fields.optional_text("code"),
                    fields.text("step"), fields.optional_text("last_right"))
+ANSWER_NUMBERS = 256  # numbers kept of one output of a wrong answer: enough to tell two computations apart
+
+
+@dataclass
+class WrongAnswer:
+    """The numbers of an answer no catalogued mistake explains, as the grader saw them on the run's inputs.
+
+    Kept so the class report can put together students who computed the same wrong thing (within the
+    check's tolerance) without running anyone again. It holds what a student's code returned on hidden
+    inputs, so it is the instructor's alone: it travels from a grading worker to the gradebook and is
+    kept beside the feedback (`gradebook.ANSWERS`), never in a student's feedback record. `inputs` is
+    the digest of the numbers the code was given: answers are compared only on the same inputs. Each
+    output keeps at most `ANSWER_NUMBERS` numbers, taken evenly across it.
+    """
+
+    inputs: str
+    shapes: list[list[int]]
+    values: list[list[float | str]]  # "nan", "inf", "-inf" spelt out (JSON has no such numbers)
+    rtol: float
+    atol: float
+
+    @classmethod
+    def of(cls, inputs: str, arrays: list[Any], rtol: float, atol: float) -> WrongAnswer:
+        import numpy as np
+
+        shapes, values = [], []
+        for array in arrays:
+            flat = np.asarray(array, dtype=np.float64).ravel()
+            if flat.size > ANSWER_NUMBERS:
+                flat = flat[np.linspace(0, flat.size - 1, ANSWER_NUMBERS).astype(int)]
+            shapes.append([int(n) for n in np.shape(array)])
+            values.append([float(v) if math.isfinite(v) else str(v) for v in flat.tolist()])
+        return cls(inputs, shapes, values, rtol, atol)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"inputs": self.inputs, "shapes": self.shapes, "values": self.values, "rtol": self.rtol,
+                "atol": self.atol}
+
+    @classmethod
+    def from_json(cls, record: Any, where: str) -> WrongAnswer:
+        fields = _Fields(record, where)
+        shapes, values = fields.items("shapes"), fields.items("values")
+        if not all(isinstance(s, list) and all(isinstance(n, int) for n in s) for s in shapes):
+            raise ResultError(f"{where}.shapes: expected lists of whole numbers")
+        if len(values) != len(shapes) or not all(
+                isinstance(v, list) and all(isinstance(x, (int, float)) or x in ("nan", "inf", "-inf") for x in v)
+                for v in values):
+            raise ResultError(f"{where}.values: expected a list of numbers an output")
+        return cls(fields.text("inputs"), shapes, values, fields.number("rtol"), fields.number("atol"))
 
 
 @dataclass
@@ -77,28 +126,35 @@ class CheckResult:
     hint: str = ""
     carried_from: list[str] = field(default_factory=list)
     location: Location | None = None
+    answer: WrongAnswer | None = None  # the numbers, where no catalogued mistake explains them
 
     @property
     def mistake(self) -> str | None:
         """The main mistake, or None for a passed check."""
         return self.mistakes[0] if self.mistakes else None
 
-    def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "test": self.test, "public": self.public, "passed": self.passed,
-                "points": self.points, "max_points": self.max_points, "mistake": self.mistake,
-                "mistakes": list(self.mistakes), "message": self.message, "hint": self.hint,
-                "carried_from": list(self.carried_from),
-                **({"location": self.location.to_json()} if self.location is not None else {})}
+    def to_json(self, *, answers: bool = False) -> dict[str, Any]:
+        """The check's record; with `answers`, also its wrong answer's numbers (between trusted processes only)."""
+        record = {"name": self.name, "test": self.test, "public": self.public, "passed": self.passed,
+                  "points": self.points, "max_points": self.max_points, "mistake": self.mistake,
+                  "mistakes": list(self.mistakes), "message": self.message, "hint": self.hint,
+                  "carried_from": list(self.carried_from),
+                  **({"location": self.location.to_json()} if self.location is not None else {})}
+        if answers and self.answer is not None:
+            record["answer"] = self.answer.to_json()
+        return record
 
     @classmethod
     def from_json(cls, record: Any, where: str) -> CheckResult:
         fields = _Fields(record, where)
         location = Location.from_json(record["location"], f"{where}.location") if "location" in record else None
+        answer = record.get("answer")
         return cls(name=fields.text("name"), test=fields.text("test"), public=fields.flag("public"),
                    passed=fields.flag("passed"), points=fields.number("points"),
                    max_points=fields.number("max_points"), mistakes=fields.texts("mistakes"),
                    message=fields.text("message"), hint=fields.text("hint"),
-                   carried_from=fields.texts("carried_from"), location=location)
+                   carried_from=fields.texts("carried_from"), location=location,
+                   answer=None if answer is None else WrongAnswer.from_json(answer, f"{where}.answer"))
 
 
 @dataclass
@@ -126,9 +182,9 @@ class ExerciseResult:
     def passed(self) -> bool:
         return all(c.passed for c in self.checks)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, *, answers: bool = False) -> dict[str, Any]:
         return {"score": self.score, "max_score": self.max_score, "mistakes": self.mistakes,
-                "carried_from": self.carried_from, "checks": [c.to_json() for c in self.checks]}
+                "carried_from": self.carried_from, "checks": [c.to_json(answers=answers) for c in self.checks]}
 
     @classmethod
     def from_json(cls, exercise_id: str, record: Any, where: str) -> ExerciseResult:
@@ -155,11 +211,12 @@ class SubmissionResult:
     def max_score(self) -> float:
         return sum(e.max_score for e in self.exercises.values())
 
-    def to_json(self) -> dict[str, Any]:
-        """The contract's feedback record (plus `problem`, `output` and `fingerprint`)."""
+    def to_json(self, *, answers: bool = False) -> dict[str, Any]:
+        """The contract's feedback record (plus `problem`, `output` and `fingerprint`); `answers` adds the
+        numbers of wrong answers no mistake explains, for the record a worker sends the gradebook alone."""
         return {"student": self.student, "score": self.score, "max_score": self.max_score,
                 "problem": self.problem,
-                "exercises": {e_id: e.to_json() for e_id, e in self.exercises.items()},
+                "exercises": {e_id: e.to_json(answers=answers) for e_id, e in self.exercises.items()},
                 "output": self.output, "fingerprint": self.fingerprint}
 
     @classmethod
