@@ -18,7 +18,10 @@ from typing import Any
 
 import numpy as np
 
+from attnkit.grading.engine_ids import CRASH, GENERIC_IDS as ENGINE_GENERIC
 from attnkit.grading.results import CheckResult, ExerciseResult, SubmissionResult
+
+GENERIC_IDS = ENGINE_GENERIC - {CRASH}  # what a check names when no catalogued mistake explains its numbers
 
 
 @dataclass
@@ -51,58 +54,73 @@ def first_wrong_step(check: CheckResult) -> tuple[str | None, dict[str, Any] | N
     return (step if isinstance(step, str) else None), record
 
 
-def group_unexplained(exercise: str, results: Iterable[SubmissionResult]) -> list[UnexplainedGroup]:
+def group_unexplained(exercise: str, results: Iterable[SubmissionResult],
+                      generic: frozenset[str] = GENERIC_IDS) -> list[UnexplainedGroup]:
     """The exercise's groups, largest first (then by their first student)."""
-    buckets: dict[tuple[Any, ...], _Bucket] = {}
+    buckets: dict[str | None, _Bucket] = {}
     for result in results:
         graded = result.exercises.get(exercise)
-        wrong = _unexplained_checks(graded) if graded is not None and not result.problem else []
+        wrong = _unexplained_checks(graded, generic) if graded is not None and not result.problem else []
         if not wrong:
             continue
         step, located = next((first_wrong_step(c) for c in wrong if first_wrong_step(c)[0]), (None, None))
-        key = (tuple(c.name for c in wrong), step,
-               tuple((c.answer.inputs, tuple(map(tuple, c.answer.shapes))) for c in wrong if c.answer))
-        bucket = buckets.setdefault(key, _Bucket(exercise, [c.name for c in wrong], step))
+        bucket = buckets.setdefault(step, _Bucket(exercise, step))
         bucket.add(result.student, wrong, located)
     groups = [g for bucket in buckets.values() for g in bucket.groups]
     return sorted(groups, key=lambda g: (-g.size, g.students[0].casefold()))
 
 
-def _unexplained_checks(graded: ExerciseResult) -> list[CheckResult]:
-    """The exercise's failed checks that hold a wrong answer no mistake explains, if every failure is such."""
-    failed = [c for c in graded.checks if not c.passed]
-    if not failed or any(c.answer is None for c in failed):
-        return []  # a catalogued mistake or a crash explains (part of) it: the catalogue's counts show it
-    return failed
+def _unexplained_checks(graded: ExerciseResult, generic: frozenset[str]) -> list[CheckResult]:
+    """The exercise's failed checks whose numbers nothing explains (only generic ids named, numbers kept).
+
+    A check that also names a catalogued mistake (an overflow beside the unknown mistake, say) is left
+    out of the comparison: its numbers mix the two."""
+    return [c for c in graded.checks if not c.passed and c.answer is not None and set(c.mistakes) <= generic]
 
 
 class _Bucket:
-    """Answers that agree on everything but their numbers; each group keeps its first answer as representative."""
+    """Groups of one exercise and one first wrong step. Two students are put together when their answers
+    agree, within the check's tolerance, on every check both answered unexplained on the same inputs and
+    shapes, and there is at least one such check. A group's representative numbers, a check each, are its
+    first member's answer to that check (kept per check as one row a group, so a student is compared with
+    every group at once)."""
 
-    def __init__(self, exercise: str, checks: list[str], step: str | None):
-        self.exercise, self.checks, self.step = exercise, checks, step
+    def __init__(self, exercise: str, step: str | None):
+        self.exercise, self.step = exercise, step
         self.groups: list[UnexplainedGroup] = []
-        self.representatives: list[np.ndarray] = []  # one row a group: its numbers, all checks end to end
-        self.tolerance: tuple[np.ndarray, np.ndarray] | None = None  # rtol and atol, a number each
+        self.rows: dict[tuple[Any, ...], dict[int, np.ndarray]] = {}  # (check, inputs, shapes) -> group -> numbers
 
     def add(self, student: str, wrong: list[CheckResult], located: dict[str, Any] | None) -> None:
-        numbers = np.concatenate([_numbers(c) for c in wrong])
-        if self.tolerance is None:
-            self.tolerance = (np.concatenate([np.full(_numbers(c).size, c.answer.rtol if c.answer else 0.0)
-                                              for c in wrong]),
-                              np.concatenate([np.full(_numbers(c).size, c.answer.atol if c.answer else 0.0)
-                                              for c in wrong]))
-        if self.representatives:
-            reps = np.stack(self.representatives)
-            rtol, atol = self.tolerance
-            close = (np.abs(reps - numbers) <= atol + rtol * np.abs(reps)) | (np.isnan(reps) & np.isnan(numbers)) | \
-                (reps == numbers)
-            matches = np.flatnonzero(close.all(axis=1))
-            if matches.size:
-                self.groups[int(matches[0])].students.append(student)
-                return
-        self.groups.append(UnexplainedGroup(self.exercise, self.checks, self.step, [student], located))
-        self.representatives.append(numbers)
+        count = len(self.groups)
+        agree, shared = np.ones(count, dtype=bool), np.zeros(count, dtype=bool)
+        keyed = [(_key(c), c) for c in wrong]
+        for key, check in keyed:
+            held = self.rows.get(key)
+            if not held or not count:
+                continue
+            index = np.fromiter(held, dtype=int, count=len(held))
+            reps, numbers = np.stack(list(held.values())), _numbers(check)
+            assert check.answer is not None
+            close = ((np.abs(reps - numbers) <= check.answer.atol + check.answer.rtol * np.abs(reps))
+                     | (reps == numbers) | (np.isnan(reps) & np.isnan(numbers))).all(axis=1)
+            agree[index] &= close
+            shared[index] = True
+        matches = np.flatnonzero(agree & shared)
+        if matches.size:
+            group_index = int(matches[0])
+            group = self.groups[group_index]
+            group.students.append(student)
+            group.checks += [c.name for c in wrong if c.name not in group.checks]
+        else:
+            group_index = count
+            self.groups.append(UnexplainedGroup(self.exercise, [c.name for c in wrong], self.step, [student], located))
+        for key, check in keyed:
+            self.rows.setdefault(key, {}).setdefault(group_index, _numbers(check))
+
+
+def _key(check: CheckResult) -> tuple[Any, ...]:
+    assert check.answer is not None
+    return check.test, check.answer.inputs, tuple(map(tuple, check.answer.shapes))
 
 
 def _numbers(check: CheckResult) -> np.ndarray:

@@ -275,7 +275,7 @@ class GradingPlugin:
         location, where = location_feedback(record.located if not passed else None, self.course.feedback.locate,
                                             check.public)
         carried_from = list(dict.fromkeys(c.exercise for c in record.carried))
-        unexplained = not passed and set(mistakes) <= GENERIC_IDS - {CRASH}
+        unexplained = not passed and bool(set(mistakes) & (GENERIC_IDS - {CRASH}))
         return CheckResult(name, check.test, check.public, passed, check.points if passed else 0.0, check.points,
                            mistakes, " ".join(filter(None, [message, where])), hint, carried_from=carried_from,
                            location=location, answer=record.answer if unexplained else None)

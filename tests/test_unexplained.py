@@ -1,0 +1,95 @@
+"""Uncatalogued mistakes put together by what they compute, on a small class with planted groups.
+
+The class is graded once for real (sandboxes, hidden inputs); every test reads the report it wrote.
+Six students share one uncatalogued softmax (temperature 2) written three ways, three share another
+(one added to the total), two compute wrong things of their own, and two honest students are right.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from attnkit.class_grading import grade_class
+from attnkit.gradebook import ANSWERS
+from attnkit.grading.results import CheckResult, ExerciseResult, SubmissionResult, WrongAnswer
+from attnkit.unexplained import group_unexplained
+from kit import COURSE, overlay_submission, reference_submission
+
+HEADER = "import torch\n\n\ndef softmax(scores, dim=-1):\n"
+HALF_TEMPERATURE = [
+    "    e = torch.exp(scores / 2)\n    return e / e.sum(dim=dim, keepdim=True)\n",
+    "    shifted = 0.5 * (scores - scores.amax(dim=dim, keepdim=True))\n"
+    "    weights = shifted.exp()\n    return weights / torch.sum(weights, dim, keepdim=True)\n",
+    "    # e to the score, square-rooted\n    root = torch.sqrt(torch.exp(scores))\n"
+    "    total = root.sum(dim, keepdim=True)\n    return root / total\n",
+]
+ONE_MORE = [
+    "    e = torch.exp(scores)\n    return e / (1 + e.sum(dim=dim, keepdim=True))\n",
+    "    top = torch.exp(scores)\n    bottom = top.sum(dim, keepdim=True) + 1.0\n    return top / bottom\n",
+    "    return torch.exp(scores) / (torch.exp(scores).sum(dim=dim, keepdim=True) + torch.ones(1))\n",
+]
+ALONE = {
+    "kim": "    e = torch.exp(3 * scores)\n    return e / e.sum(dim=dim, keepdim=True)\n",
+    "lee": "    s = scores ** 2 + 1\n    return s / s.sum(dim=dim, keepdim=True)\n",
+}
+CLASS = {**{f"half{i}": HALF_TEMPERATURE[i % 3] for i in range(6)},
+         **{f"more{i}": ONE_MORE[i] for i in range(3)}, **ALONE}
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    root = tmp_path_factory.mktemp("class")
+    for student, body in CLASS.items():
+        overlay = root / "overlays" / student
+        overlay.mkdir(parents=True)
+        (overlay / "softmax.py").write_text(HEADER + body)
+        overlay_submission(root / "class" / student, overlay)
+    for honest in ("ann", "bob"):
+        reference_submission(root / "class" / honest)
+    out = root / "out"
+    grade_class(COURSE, root / "class", out, jobs=2)
+    return out
+
+
+def groups_of(out):
+    report = json.loads((out / "report.json").read_text())
+    return report["exercises"]["softmax"]["unexplained"]
+
+
+def test_each_planted_group_is_found_whole_with_no_foreign_member(graded):
+    groups = groups_of(graded)
+    assert [sorted(g["students"]) for g in groups] == [[f"half{i}" for i in range(6)],
+                                                       [f"more{i}" for i in range(3)], ["kim"], ["lee"]]
+    assert [g["size"] for g in groups] == [6, 3, 1, 1]
+    assert all(g["checks"] and g["step"] is None for g in groups)
+
+
+def test_the_numbers_stay_out_of_the_students_feedback(graded):
+    feedback = (graded / "feedback" / "half0.json").read_text()
+    assert '"answer"' not in feedback and "inputs" not in feedback
+    assert "half0" in json.loads((graded / ANSWERS).read_text())
+
+
+def test_the_page_and_the_exercises_without_groups(graded):
+    page = (graded / "report.html").read_text()
+    assert "Mistakes nobody catalogued" in page and "half0" in page
+    assert groups_of(graded) and json.loads((graded / "report.json").read_text())["exercises"]["cake"][
+        "unexplained"] == []
+
+
+def answer_result(student: str, numbers: list[float | str], inputs: str = "same") -> SubmissionResult:
+    check = CheckResult("rows", "test_rows", False, False, 0.0, 1.0, ["wrong-values"],
+                        answer=WrongAnswer(inputs, [[len(numbers)]], [list(numbers)], 1e-3, 1e-5))
+    return SubmissionResult(student, {"softmax": ExerciseResult("softmax", 1.0, [check])})
+
+
+def test_answers_within_the_tolerance_group_and_just_outside_do_not():
+    groups = group_unexplained("softmax", [answer_result("a", [1.0, 2.0]), answer_result("b", [1.0005, 2.001]),
+                                           answer_result("c", [1.01, 2.0])])
+    assert [g.students for g in groups] == [["a", "b"], ["c"]]
+
+
+def test_answers_on_other_inputs_are_never_put_together():
+    groups = group_unexplained("softmax", [answer_result("a", [1.0]), answer_result("b", [1.0], inputs="other")])
+    assert [g.size for g in groups] == [1, 1]
