@@ -18,12 +18,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from attnkit.class_report import ClassReport, write_report
-from attnkit.config import Course
+from attnkit.config import PACKAGE, Course
 from attnkit.errors import KitError
 from attnkit.gradebook import GRADES, Gradebook, broken_result
 from attnkit.grading.results import SubmissionResult
 from attnkit.redaction import PathScrubber
 from attnkit.sandbox import exposure, isolation
+from attnkit.shared_code import CodeDigests
 from attnkit.submissions import MAX_TOTAL_BYTES, Prepared, find_submissions, fingerprint
 
 SHARED_MEMORY = "/dev/shm"
@@ -198,8 +199,13 @@ def _grade(course: Course, todo: list[Submission], jobs: int, seed: str, gradebo
            scrubber: PathScrubber, run: ClassRun, listener: Listener) -> None:
     from attnkit.grading.parallel import grade_all
 
+    roots = {s.student: s.root / PACKAGE for s in todo}
+    digests = CodeDigests(course) if course.report.shared_code else None
+
     def record(result: SubmissionResult) -> None:
         result = scrubber.result(result)
+        if digests is not None and result.student in roots:  # read from its files here: never run
+            result.code = digests.of(roots[result.student])
         gradebook.record(result)
         run.graded += 1
         listener.graded(result)

@@ -21,6 +21,7 @@ from attnkit.escaping import html_text
 from attnkit.gradebook import FEEDBACK, Gradebook, write_atomically
 from attnkit.grading.results import SubmissionResult
 from attnkit.reports import plural
+from attnkit.shared_code import SharedCode, shared_code
 from attnkit.unexplained import UnexplainedGroup, group_unexplained
 
 REPORT_JSON = "report.json"
@@ -74,6 +75,7 @@ class ClassReport:
     max_total: float
     students: list[SubmissionResult]
     exercises: list[ExerciseSummary]
+    shared_code: list[SharedCode] = field(default_factory=list)
 
     def top_mistakes(self, count: int) -> list[tuple[ExerciseSummary, Mistake]]:
         """The most common mistakes over every exercise, most students first."""
@@ -96,6 +98,7 @@ class ClassReport:
                                               for m in e.mistakes],
                                  "unexplained": [g.to_json() for g in e.unexplained]}
                           for e in self.exercises},
+            "shared_code": [g.to_json() for g in self.shared_code],
         }
 
 
@@ -114,7 +117,9 @@ def build_report(course: Course, results: Iterable[SubmissionResult]) -> ClassRe
         ordered = sorted(mistakes.values(), key=lambda m: (-m.count, m.id))
         exercises.append(ExerciseSummary(exercise.id, exercise.title, exercise.points, scores, ordered,
                                          group_unexplained(exercise.id, students)))
-    return ClassReport(course.name, course.lesson, course.max_total, students, exercises)
+    shared = shared_code(course.ids, {r.student: r.code for r in students if not r.problem}) \
+        if course.report.shared_code else []
+    return ClassReport(course.name, course.lesson, course.max_total, students, exercises, shared)
 
 
 def write_report(out: Path, course: Course, gradebook: Gradebook | None = None) -> ClassReport:
@@ -162,6 +167,7 @@ def render_html(report: ClassReport) -> str:
               "computed the same numbers on this run's hidden inputs (within the check's tolerance): a group is "
               "a mistake to teach again, and to add to the catalogue (<code>attnkit catalogue draft</code>).</p>"]
     parts += [unexplained_html(e) for e in report.exercises]
+    parts += ["<h2>Shared code</h2>", shared_code_html(report)]
     if broken:
         parts += ["<h2>Not graded</h2>", "<ul>"]
         parts += [f"<li>{html_text(r.student)}: {html_text(r.problem)}</li>" for r in broken]
@@ -250,6 +256,17 @@ def unexplained_html(exercise: ExerciseSummary) -> str:
     single = (f"<p class=who>Alone in what they computed ({len(alone)}): "
               f"{_names([g.students[0] for g in alone])}</p>") if alone else ""
     return head + table + single
+
+
+def shared_code_html(report: ClassReport) -> str:
+    """The groups of submissions with one exercise's code the same but for comments, layout and local names."""
+    if not report.shared_code:
+        return "<p class=muted>No two submissions share their code of an exercise (or the course turns this off).</p>"
+    rows = "".join(f"<tr><td>{html_text(g.exercise)}</td><td class=num>{len(g.students)}</td>"
+                   f"<td class=who>{_names(g.students)}</td></tr>" for g in report.shared_code)
+    return ("<p class=muted>The same code once comments, formatting and local names are set aside (the stub's "
+            "and the lesson's own code do not count). Something to look at, not a verdict; students never see "
+            f"this.</p><table><tr><th>exercise</th><th>students</th><th>who</th></tr>{rows}</table>")
 
 
 def _located(group: UnexplainedGroup) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from attnkit.errors import KitError
-from attnkit.settings import Feedback, Grading, Settings
+from attnkit.settings import Feedback, Grading, Report, Settings
 
 COURSE_FILE = "course.toml"
 PACKAGE = "exercises"  # the package every handout and submission holds
@@ -79,6 +79,7 @@ class Course:
     data: dict[str, Any]
     exercises: tuple[Exercise, ...]
     feedback: Feedback = Feedback()
+    report: Report = Report()
 
     def exercise(self, exercise_id: str) -> Exercise:
         for exercise in self.exercises:
@@ -113,7 +114,7 @@ class Course:
         return seen
 
 
-TOP_KEYS = {"course", "settings", "grading", "feedback", "data", "exercise"}
+TOP_KEYS = {"course", "settings", "grading", "feedback", "report", "data", "exercise"}
 COURSE_KEYS = {"name", "lesson", "exercises", "solutions", "graders", "mistakes"}
 EXERCISE_KEYS = {"id", "title", "module", "depends_on", "points", "checks", "functions", "settings"}
 CHECK_KEYS = {"test", "points", "public"}
@@ -201,6 +202,7 @@ def load_course(path: Path) -> Course:
         feedback=_read_typed(reader, Feedback, reader.get(data, "feedback", "", dict, {}), "feedback."),
         data=_read_data(reader, reader.get(data, "data", "", dict, {})),
         exercises=_read_exercises(reader, reader.get(data, "exercise", "", list), graders_dir),
+        report=_read_typed(reader, Report, reader.get(data, "report", "", dict, {}), "report."),
     )
     _check_consistency(reader, result)
     return result

@@ -15,9 +15,10 @@ not write: the digest of each grades.csv written is kept in `.attnkit-gradebook`
 grades.csv that matches neither that digest nor the feedback records is left alone unless the
 instructor says `--force`. (Matching the records covers a run stopped between the two writes.)
 
-The numbers of wrong answers no catalogued mistake explains (`WrongAnswer`, what the class report groups)
-are the instructor's, not the student's: they are kept in one file, `.attnkit-answers.json`, written with
-grades.csv, and joined to each student's result on reading while its fingerprint is unchanged.
+What the class report compares but a student must never see (the numbers of wrong answers no catalogued
+mistake explains, `WrongAnswer`, and each exercise's reduced-code digest, `shared_code`) is kept in one
+file, `.attnkit-answers.json`, written with grades.csv, and joined to each student's result on reading
+while its fingerprint is unchanged.
 """
 from __future__ import annotations
 
@@ -154,7 +155,7 @@ class Gradebook:
         write_atomically(self.feedback_dir / f"{stem}.md", feedback_markdown(result, self.course))
         self.results[key] = result
         self._unsaved = True
-        self._answers_unsaved = self._answers_unsaved or _has_answers(result) or earlier is not None
+        self._answers_unsaved = self._answers_unsaved or _has_evidence(result) or earlier is not None
         if time.monotonic() >= self._grades_due:
             self.save()
 
@@ -228,25 +229,25 @@ def broken_result(course: Course, student: str, problem: str, fingerprint: str =
     return SubmissionResult(student, zero_results(course, problem), problem=problem, fingerprint=fingerprint)
 
 
-def _has_answers(result: SubmissionResult) -> bool:
-    return any(c.answer is not None for e in result.exercises.values() for c in e.checks)
+def _has_evidence(result: SubmissionResult) -> bool:
+    return bool(result.code) or any(c.answer is not None for e in result.exercises.values() for c in e.checks)
 
 
 def _answers_record(results: Iterable[SubmissionResult]) -> dict[str, Any]:
-    """`{student: {"fingerprint": ..., "answers": {exercise: {test: WrongAnswer}}}}` for students with any."""
+    """`{student: {"fingerprint", "code": {exercise: digest}, "answers": {exercise: {test: WrongAnswer}}}}`."""
     record: dict[str, Any] = {}
     for result in results:
         answers = {e_id: {c.test: c.answer.to_json() for c in e.checks if c.answer is not None}
                    for e_id, e in result.exercises.items()}
         answers = {e_id: tests for e_id, tests in answers.items() if tests}
-        if answers:
-            record[result.student] = {"fingerprint": result.fingerprint, "answers": answers}
+        if answers or result.code:
+            record[result.student] = {"fingerprint": result.fingerprint, "code": result.code, "answers": answers}
     return record
 
 
 def _join_answers(path: Path, results: dict[str, SubmissionResult]) -> None:
-    """Give each result read from disk its wrong answers' numbers, from `path`, while its fingerprint still
-    matches (a damaged or missing file only leaves the report without them)."""
+    """Give each result read from disk its wrong answers' numbers and code digests, from `path`, while its
+    fingerprint still matches (a damaged or missing file only leaves the report without them)."""
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -258,9 +259,11 @@ def _join_answers(path: Path, results: dict[str, SubmissionResult]) -> None:
         if result is None or not isinstance(entry, dict) or entry.get("fingerprint") != result.fingerprint:
             continue
         try:
+            code = entry.get("code", {})
+            result.code = {str(e): d for e, d in code.items() if isinstance(d, str)} if isinstance(code, dict) else {}
             for e_id, tests in dict(entry.get("answers", {})).items():
                 for check in result.exercises[e_id].checks if e_id in result.exercises else []:
                     if check.test in tests:
                         check.answer = WrongAnswer.from_json(tests[check.test], f"{path}: {student}")
-        except (ResultError, TypeError, ValueError):
+        except (ResultError, TypeError, ValueError, AttributeError):
             continue

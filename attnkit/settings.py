@@ -49,3 +49,12 @@ class Grading:
                                         "of a dependency's mistake keeps its points")
     hidden_visibility: str = setting("after_published", "when Gradescope shows students the hidden checks' names "
                                                         "and diagnoses (its own words for it)", VISIBILITIES)
+
+
+@dataclass(frozen=True)
+class Report:
+    """What the class report shows the instructor (`[report]`)."""
+
+    shared_code: bool = setting(True, "list submissions whose code of one exercise is the same once comments, "
+                                      "formatting and local names are set aside (never a penalty, never in "
+                                      "a student's feedback)")

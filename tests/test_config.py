@@ -8,7 +8,7 @@ import pytest
 
 from attnkit.config import ConfigError, load_course
 from attnkit.sandbox.runner import Limits
-from attnkit.settings import Feedback, Grading, Settings
+from attnkit.settings import Feedback, Grading, Report, Settings
 from kit import COURSE, REPO
 
 GOOD = (REPO / "course.toml").read_text()
@@ -79,7 +79,7 @@ def test_a_malformed_registry_is_refused_naming_the_key(tmp_path, edit, key):
     assert str(path) in message and key in message and "\n" not in message
 
 
-@pytest.mark.parametrize("table", [Settings, Grading, Feedback])
+@pytest.mark.parametrize("table", [Settings, Grading, Feedback, Report])
 def test_every_engine_setting_is_declared_with_a_default_and_a_description(table):
     for spec in fields(table):
         assert spec.default is not MISSING and spec.metadata.get("description"), spec.name
@@ -91,7 +91,7 @@ def test_the_sandbox_limits_default_to_the_settings_defaults():
            (settings.call_timeout, settings.memory_limit_mb, settings.output_limit_kb, settings.time_budget)
 
 
-@pytest.mark.parametrize("table", [Settings, Grading, Feedback])
+@pytest.mark.parametrize("table", [Settings, Grading, Feedback, Report])
 def test_docs_contract_lists_every_engine_setting_with_its_default(table):
     rows = {}
     for line in (REPO / "docs" / "contract.md").read_text().splitlines():

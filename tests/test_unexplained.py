@@ -1,8 +1,10 @@
-"""Uncatalogued mistakes put together by what they compute, on a small class with planted groups.
+"""The instructor's view of a class: uncatalogued mistakes grouped by what they compute, and shared code.
 
-The class is graded once for real (sandboxes, hidden inputs); every test reads the report it wrote.
-Six students share one uncatalogued softmax (temperature 2) written three ways, three share another
-(one added to the total), two compute wrong things of their own, and two honest students are right.
+A small class with planted groups is graded once for real (sandboxes, hidden inputs); every test reads
+the report it wrote. Six students share one uncatalogued softmax (temperature 2) written three ways,
+three share another (one added to the total), two compute wrong things of their own. Two pairs share
+their projection layer under other local names, comments and layout; three more wrote theirs
+independently (one as the lesson prints it), and two hand in the reference.
 """
 from __future__ import annotations
 
@@ -33,6 +35,58 @@ ALONE = {
     "kim": "    e = torch.exp(3 * scores)\n    return e / e.sum(dim=dim, keepdim=True)\n",
     "lee": "    s = scores ** 2 + 1\n    return s / s.sum(dim=dim, keepdim=True)\n",
 }
+LAYER_HEAD = "import torch\nfrom torch import nn\n\nfrom .attention import attention\n\n\n" \
+    "class SelfAttention(nn.Module):\n    def __init__(self, d_model, d_k):\n        super().__init__()\n" \
+    "        self.W_q = nn.Linear(d_model, d_k, bias=False)\n        self.W_k = nn.Linear(d_model, d_k, bias=False)\n" \
+    "        self.W_v = nn.Linear(d_model, d_k, bias=False)\n\n"
+LAYERS = {
+    "sam": """
+    def forward(self, x):
+        q = self.W_q(x)
+        k = self.W_k(x)
+        v = self.W_v(x)
+        out, w = attention(q, k, v)
+        return out, w
+""",
+    "tom": """
+    def forward(self, tokens):
+        # project the tokens three ways
+
+        query = self.W_q(tokens)
+        key = self.W_k( tokens )
+        value = self.W_v(tokens)
+        result, weights = attention(query, key, value)  # as in the lesson
+        return result, weights
+""",
+    "uma": """
+    def forward(self, x):
+        projected = [layer(x) for layer in (self.W_q, self.W_k, self.W_v)]
+        return attention(*projected)
+""",
+    "vic": """
+    def forward(self, inputs):
+        \"\"\"Queries, keys, values.\"\"\"
+        ps = [m(inputs)
+              for m in (self.W_q, self.W_k, self.W_v)]
+        return attention(*ps)
+""",
+    "wes": """
+    def forward(self, x):
+        Q = self.W_q(x)
+        K = self.W_k(x)
+        return attention(Q, K, self.W_v(x))
+""",
+    "xia": """
+    def forward(self, x):
+        Q, K, V = self.W_q(x), self.W_k(x), self.W_v(x)
+        return attention(Q, K, V)
+""",
+    "yan": """
+    def forward(self, x):
+        out = attention(self.W_q(x), self.W_k(x), self.W_v(x))
+        return out[0], out[1]
+""",
+}
 CLASS = {**{f"half{i}": HALF_TEMPERATURE[i % 3] for i in range(6)},
          **{f"more{i}": ONE_MORE[i] for i in range(3)}, **ALONE}
 
@@ -44,6 +98,11 @@ def graded(tmp_path_factory):
         overlay = root / "overlays" / student
         overlay.mkdir(parents=True)
         (overlay / "softmax.py").write_text(HEADER + body)
+        overlay_submission(root / "class" / student, overlay)
+    for student, body in LAYERS.items():
+        overlay = root / "overlays" / student
+        overlay.mkdir(parents=True)
+        (overlay / "projection.py").write_text(LAYER_HEAD + body)
         overlay_submission(root / "class" / student, overlay)
     for honest in ("ann", "bob"):
         reference_submission(root / "class" / honest)
@@ -93,3 +152,23 @@ def test_answers_within_the_tolerance_group_and_just_outside_do_not():
 def test_answers_on_other_inputs_are_never_put_together():
     groups = group_unexplained("softmax", [answer_result("a", [1.0]), answer_result("b", [1.0], inputs="other")])
     assert [g.size for g in groups] == [1, 1]
+
+
+def test_shared_code_finds_the_two_pairs_and_no_honest_pair(graded):
+    shared = json.loads((graded / "report.json").read_text())["shared_code"]
+    assert shared == [{"exercise": "projection", "students": ["sam", "tom"]},
+                      {"exercise": "projection", "students": ["uma", "vic"]}]
+    feedback = json.loads((graded / "feedback" / "sam.json").read_text())
+    assert "code" not in feedback and "shared" not in json.dumps(feedback)
+    assert "Shared code" in (graded / "report.html").read_text()
+
+
+def test_shared_code_is_off_when_the_course_says_so(graded):
+    from dataclasses import replace
+
+    from attnkit.class_report import build_report
+    from attnkit.gradebook import Gradebook
+    from attnkit.settings import Report
+
+    course = replace(COURSE, report=Report(shared_code=False))
+    assert build_report(course, Gradebook(graded, course).results.values()).to_json()["shared_code"] == []

@@ -202,6 +202,7 @@ class SubmissionResult:
     problem: str = ""
     output: str = ""
     fingerprint: str = ""
+    code: dict[str, str] = field(default_factory=dict)  # exercise -> reduced-code digest (shared_code); no JSON
 
     @property
     def score(self) -> float:
