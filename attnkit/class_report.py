@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import statistics
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,7 @@ from attnkit.config import Course
 from attnkit.errors import KitError
 from attnkit.escaping import html_text
 from attnkit.gradebook import FEEDBACK, Gradebook, write_atomically
+from attnkit.grading.catalogue import load_catalogue
 from attnkit.grading.results import SubmissionResult
 from attnkit.reports import plural
 from attnkit.shared_code import SharedCode, shared_code
@@ -27,6 +29,41 @@ from attnkit.unexplained import UnexplainedGroup, group_unexplained
 REPORT_JSON = "report.json"
 REPORT_HTML = "report.html"
 NAMES_SHOWN = 60  # students named under one mistake before "and N more"
+LOWEST_SHOWN = 10  # students listed for office hours
+
+
+@dataclass
+class CheckSummary:
+    """One check over the class: how many failed it, and the mistakes behind those failures (most first)."""
+
+    exercise: str
+    test: str
+    name: str
+    failed: int
+    graded: int
+    mistakes: list[tuple[str, int]]
+
+    @property
+    def failure_rate(self) -> float:
+        return self.failed / self.graded if self.graded else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"exercise": self.exercise, "test": self.test, "name": self.name, "failed": self.failed,
+                "graded": self.graded, "mistakes": [{"id": m, "count": n} for m, n in self.mistakes]}
+
+
+@dataclass
+class LowScorer:
+    """A student among the lowest totals, with the first mistake found in their work (None if none was)."""
+
+    student: str
+    score: float
+    first_mistake: str | None
+    exercise: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"student": self.student, "score": self.score, "first_mistake": self.first_mistake,
+                "exercise": self.exercise}
 
 
 @dataclass
@@ -76,6 +113,12 @@ class ClassReport:
     students: list[SubmissionResult]
     exercises: list[ExerciseSummary]
     shared_code: list[SharedCode] = field(default_factory=list)
+    checks: list[CheckSummary] = field(default_factory=list)
+    lowest: list[LowScorer] = field(default_factory=list)
+    meanings: dict[str, str] = field(default_factory=dict)  # mistake id -> its one-line summary in the catalogue
+
+    def meaning(self, mistake: str) -> str:
+        return self.meanings.get(mistake, "")
 
     def top_mistakes(self, count: int) -> list[tuple[ExerciseSummary, Mistake]]:
         """The most common mistakes over every exercise, most students first."""
@@ -94,11 +137,13 @@ class ClassReport:
                          for r in self.students],
             "exercises": {e.id: {"title": e.title, "mean": round(e.mean, 4), "max_score": e.max_score,
                                  "full_marks": e.full_marks,
-                                 "mistakes": [{"id": m.id, "count": m.count, "students": m.students}
-                                              for m in e.mistakes],
+                                 "mistakes": [{"id": m.id, "summary": self.meaning(m.id), "count": m.count,
+                                               "students": m.students} for m in e.mistakes],
                                  "unexplained": [g.to_json() for g in e.unexplained]}
                           for e in self.exercises},
             "shared_code": [g.to_json() for g in self.shared_code],
+            "checks": [c.to_json() for c in self.checks],
+            "lowest": [s.to_json() for s in self.lowest],
         }
 
 
@@ -119,7 +164,41 @@ def build_report(course: Course, results: Iterable[SubmissionResult]) -> ClassRe
                                          group_unexplained(exercise.id, students)))
     shared = shared_code(course.ids, {r.student: r.code for r in students if not r.problem}) \
         if course.report.shared_code else []
-    return ClassReport(course.name, course.lesson, course.max_total, students, exercises, shared)
+    meanings = {m.id: m.summary for m in load_catalogue(course.mistakes_dir).mistakes.values()}
+    return ClassReport(course.name, course.lesson, course.max_total, students, exercises, shared,
+                       check_summaries(course, students), lowest_scorers(course, students), meanings)
+
+
+def check_summaries(course: Course, students: list[SubmissionResult]) -> list[CheckSummary]:
+    """Each check of the course, in course order: failures among the students graded, and their mistakes."""
+    summaries = []
+    for exercise in course.exercises:
+        for check in exercise.checks:
+            failed, graded, mistakes = 0, 0, Counter[str]()
+            name = check.test
+            for result in students:
+                found = result.exercises.get(exercise.id)
+                verdict = next((c for c in found.checks if c.test == check.test), None) if found else None
+                if verdict is None or result.problem:
+                    continue
+                name, graded = verdict.name, graded + 1
+                if not verdict.passed:
+                    failed += 1
+                    mistakes.update(verdict.mistakes[:1])
+            ordered = sorted(mistakes.items(), key=lambda pair: (-pair[1], pair[0]))
+            summaries.append(CheckSummary(exercise.id, check.test, name, failed, graded, ordered))
+    return summaries
+
+
+def lowest_scorers(course: Course, students: list[SubmissionResult], count: int = LOWEST_SHOWN) -> list[LowScorer]:
+    """The students with the lowest totals (ties by id), each with their first mistake in course order."""
+    lowest = []
+    for result in sorted(students, key=lambda r: (r.score, r.student.casefold()))[:count]:
+        first = next(((e.id, result.exercises[e.id].mistakes[0]) for e in course.exercises
+                      if e.id in result.exercises and result.exercises[e.id].mistakes), None)
+        lowest.append(LowScorer(result.student, result.score, first[1] if first else None,
+                                first[0] if first else None))
+    return lowest
 
 
 def write_report(out: Path, course: Course, gradebook: Gradebook | None = None) -> ClassReport:
@@ -160,8 +239,10 @@ def render_html(report: ClassReport) -> str:
              "<h2>Scores</h2>", f"<p class=muted>Students by total score, out of {report.max_total:g}.</p>",
              histogram_svg(totals, report.max_total),
              "<h2>Exercises</h2>", exercises_svg(report.exercises), exercises_table(report.exercises),
-             "<h2>Most common mistakes</h2>", top_mistakes_html(report)]
-    parts += ["<h2>Mistakes by exercise</h2>"] + [exercise_mistakes_html(e) for e in report.exercises]
+             "<h2>Most common mistakes</h2>", top_mistakes_html(report),
+             "<h2>Checks the class fails</h2>", checks_html(report),
+             "<h2>Lowest scores</h2>", lowest_html(report)]
+    parts += ["<h2>Mistakes by exercise</h2>"] + [exercise_mistakes_html(e, report) for e in report.exercises]
     parts += ["<h2>Mistakes nobody catalogued</h2>",
               "<p class=muted>Wrong answers no catalogued mistake explains, put together when the students' code "
               "computed the same numbers on this run's hidden inputs (within the check's tolerance): a group is "
@@ -223,16 +304,50 @@ def top_mistakes_html(report: ClassReport, count: int = 10) -> str:
     top = report.top_mistakes(count)
     if not top:
         return "<p class=muted>No mistakes found.</p>"
-    return mistakes_svg([(f"{m.id} ({e.id})", m) for e, m in top], len(report.students))
+    return mistakes_svg([(f"{report.meaning(m.id) or m.id} ({m.id})", m) for e, m in top], len(report.students))
 
 
-def exercise_mistakes_html(exercise: ExerciseSummary) -> str:
+def checks_html(report: ClassReport) -> str:
+    """A bar a check: the share of the graded students who failed it, and the mistakes behind the failures."""
+    failing = [c for c in report.checks if c.failed]
+    if not failing:
+        return "<p class=muted>Every check passed for every student.</p>"
+    bars = [Bar(f"{c.exercise}: {c.name}", c.failure_rate, f"{c.failed} of {c.graded} failed",
+                "; ".join(f"{m} ({n})" for m, n in c.mistakes)) for c in failing]
+    rows = "".join(f"<tr><td>{html_text(c.exercise)}</td><td>{html_text(c.name)}</td>"
+                   f"<td class=num>{c.failed} of {c.graded}</td><td>{_mistake_list(report, c.mistakes)}</td></tr>"
+                   for c in failing)
+    return (bars_svg(bars, "Share of the class failing each check", MISTAKE_COLOUR, label_width=420) +
+            f"<table><tr><th>exercise</th><th>check</th><th>failed</th><th>because of</th></tr>{rows}</table>")
+
+
+def lowest_html(report: ClassReport) -> str:
+    """The lowest totals, for office hours: who, their score, and the first mistake in their work."""
+    rows = "".join(f"<tr><td>{html_text(s.student)}</td><td class=num>{s.score:g} / {report.max_total:g}</td>"
+                   f"<td>{html_text(s.exercise or '')}</td>"
+                   f"<td>{_mistake(report, s.first_mistake) if s.first_mistake else ''}</td></tr>"
+                   for s in report.lowest)
+    return ("<table><tr><th>student</th><th>score</th><th>exercise</th><th>first mistake</th></tr>"
+            f"{rows}</table>")
+
+
+def _mistake(report: ClassReport, mistake: str) -> str:
+    """A mistake id with its one-line meaning from the catalogue."""
+    meaning = report.meaning(mistake)
+    return f"<code>{html_text(mistake)}</code>" + (f" <span class=muted>{html_text(meaning)}</span>" if meaning else "")
+
+
+def _mistake_list(report: ClassReport, mistakes: list[tuple[str, int]]) -> str:
+    return "; ".join(f"{_mistake(report, m)} ({n})" for m, n in mistakes)
+
+
+def exercise_mistakes_html(exercise: ExerciseSummary, report: ClassReport) -> str:
     """One exercise's mistakes, a row each: how many students made it, as a number and a bar, and who."""
     head = f"<h3>{html_text(exercise.id)}: {html_text(exercise.title)}</h3>"
     if not exercise.mistakes:
         return head + "<p class=muted>No mistakes found.</p>"
     size = len(exercise.scores)
-    rows = "".join(f"<tr><td>{html_text(m.id)}</td><td class=num>{m.count} of {size}</td>"
+    rows = "".join(f"<tr><td>{_mistake(report, m.id)}</td><td class=num>{m.count} of {size}</td>"
                    f"<td>{_small_bar(m.count / size if size else 0.0)}</td><td class=who>{_names(m.students)}</td></tr>"
                    for m in exercise.mistakes)
     return head + f"<table><tr><th>mistake</th><th colspan=2>students</th><th>who</th></tr>{rows}</table>"

@@ -97,3 +97,28 @@ def test_a_real_browser_draws_the_page_offline(tmp_path):
     shot = subprocess.run([*browser, f"--screenshot={tmp_path / 'page.png'}", page.as_uri()],
                           capture_output=True, text=True, timeout=120)
     assert shot.returncode == 0 and (tmp_path / "page.png").stat().st_size > 20_000  # a drawn page, not a blank
+
+
+def test_each_check_counts_its_failures_and_the_mistakes_behind_them():
+    checks = {(c["exercise"], c["test"]): c for c in build_report(COURSE, CLASS).to_json()["checks"]}
+    first = COURSE.exercise("softmax").checks[0].test
+    assert checks[("softmax", first)]["failed"] == 3 and checks[("softmax", first)]["graded"] == 4
+    assert checks[("softmax", first)]["mistakes"] == [{"id": "softmax-wrong-dim", "count": 3}]
+    assert all(c["failed"] == 0 for (e, t), c in checks.items() if (e, t) != ("softmax", first) and e != "cake")
+    assert len(checks) == sum(len(e.checks) for e in COURSE.exercises)
+
+
+def test_the_lowest_scorers_come_with_their_first_mistake():
+    lowest = build_report(COURSE, CLASS).to_json()["lowest"]
+    assert lowest[0] == {"student": "cat", "score": CLASS[2].score, "first_mistake": "softmax-wrong-dim",
+                         "exercise": "softmax"}
+    assert lowest[-1]["student"] == "ann" and lowest[-1]["first_mistake"] is None
+
+
+def test_every_mistake_id_is_shown_with_its_meaning_from_the_catalogue():
+    report = build_report(COURSE, CLASS)
+    page = render_html(report)
+    assert "normalises columns (dim 0) instead of rows" in page
+    assert report.to_json()["exercises"]["softmax"]["mistakes"][0]["summary"] == \
+        "normalises columns (dim 0) instead of rows"
+    assert "Checks the class fails" in page and "Lowest scores" in page
