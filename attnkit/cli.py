@@ -261,6 +261,36 @@ def report(console: Console, out: Path) -> None:
     console.line(f"Wrote {out / REPORT_JSON} and {out / REPORT_HTML}")
 
 
+@main.command(name="export")
+@click.argument("out", type=click.Path(path_type=Path, exists=True, file_okay=False))
+@click.option("--to", "system", required=True, type=click.Choice(["canvas", "moodle"]),
+              help="The learning management system whose gradebook import file to write.")
+@click.option("--roster", required=True, type=click.Path(path_type=Path, exists=True, dir_okay=False),
+              help="The gradebook CSV that system exports: who is enrolled, under its ids.")
+@click.option("--assignment", default=None, help="The assignment column's name (default: the lesson's).")
+@click.pass_obj
+def export(console: Console, out: Path, system: str, roster: Path, assignment: str | None) -> None:
+    """Write OUT/<system>-grades.csv for the LMS's grade import, each student matched to the roster; ids that
+    match no roster row, and roster rows with no submission, are listed on stderr."""
+    from attnkit.gradebook import FEEDBACK, Gradebook, write_atomically
+    from attnkit.lms_export import export_gradebook, read_roster
+
+    course = course_here()
+    results = Gradebook(out, course).results.values()
+    if not results:
+        raise KitError(f"{out / FEEDBACK}: no graded students here (run attnkit grade first)")
+    made = export_gradebook(system, read_roster(roster, system), results, assignment or course.lesson,
+                            course.max_total)
+    target = out / f"{system}-grades.csv"
+    write_atomically(target, made.text)
+    for student in made.unmatched:
+        console.warn(f"{student}: graded, but matches no row of {roster.name}; not in {target.name}")
+    for name in made.missing:
+        console.warn(f"{name}: on the roster with no submission; left blank in {target.name}")
+    how = f" (import it matching on {made.identifier!r})" if made.identifier else ""
+    console.line(f"Wrote {target}{how}")
+
+
 # --- handout and submit --------------------------------------------------------------------------
 
 
