@@ -291,6 +291,26 @@ def export(console: Console, out: Path, system: str, roster: Path, assignment: s
     console.line(f"Wrote {target}{how}")
 
 
+@main.group()
+def catalogue() -> None:
+    """The mistake catalogue: draft new entries from what a graded class shows."""
+
+
+@catalogue.command()
+@click.argument("out", type=click.Path(path_type=Path, exists=True, file_okay=False))
+@click.argument("exercise")
+@click.argument("group", type=click.IntRange(min=1))
+@click.option("--submissions", type=click.Path(path_type=Path, exists=True, file_okay=False), default=None,
+              help="The class folder graded: shows the group's first student's code in the draft.")
+@click.pass_obj
+def draft(console: Console, out: Path, exercise: str, group: int, submissions: Path | None) -> None:
+    """Print a catalogue entry for graders/mistakes/<exercise>.toml from GROUP (1 = the largest) of the report's
+    mistakes nobody catalogued, its evidence filled in and the author's fields left TODO."""
+    from attnkit.catalogue_draft import draft_entry
+
+    console.line(draft_entry(course_here(), out, exercise, group, submissions).rstrip("\n"))
+
+
 # --- handout and submit --------------------------------------------------------------------------
 
 

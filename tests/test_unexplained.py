@@ -9,14 +9,17 @@ independently (one as the lesson prints it), and two hand in the reference.
 from __future__ import annotations
 
 import json
+import shutil
+import tomllib
 
 import pytest
 
 from attnkit.class_grading import grade_class
+from attnkit.config import load_course
 from attnkit.gradebook import ANSWERS
 from attnkit.grading.results import CheckResult, ExerciseResult, SubmissionResult, WrongAnswer
 from attnkit.unexplained import group_unexplained
-from kit import COURSE, overlay_submission, reference_submission
+from kit import COURSE, REPO, overlay_submission, reference_submission
 
 HEADER = "import torch\n\n\ndef softmax(scores, dim=-1):\n"
 HALF_TEMPERATURE = [
@@ -172,3 +175,57 @@ def test_shared_code_is_off_when_the_course_says_so(graded):
 
     course = replace(COURSE, report=Report(shared_code=False))
     assert build_report(course, Gradebook(graded, course).results.values()).to_json()["shared_code"] == []
+
+
+def draft(graded, *args):
+    from test_cli import run
+
+    return run(["catalogue", "draft", str(graded), *args], REPO)
+
+
+def test_a_group_drafts_a_catalogue_entry_with_its_evidence(graded):
+    result = draft(graded, "softmax", "1", "--submissions", str(graded.parent / "class"))
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert "6 student(s): half0, half1, half2, half3, half4, half5" in text
+    assert "# Checks it fails: " in text and "differs from the expected values by up to" in text
+    assert "#         e = torch.exp(scores / 2)" in text  # the first student's code, as a comment
+    entry = tomllib.loads(text)["mistake"]["softmax-TODO-name-it"]
+    assert entry["exercise"] == "softmax" and entry["summary"].startswith("TODO")
+
+
+def test_a_group_that_is_not_there_is_refused_in_one_line(graded):
+    result = draft(graded, "softmax", "9")
+    assert result.exit_code == 2 and "no group 9" in result.output and len(result.output.splitlines()) == 1
+
+
+def test_the_drafted_entry_completed_as_the_guide_says_names_the_group_on_the_next_run(graded, tmp_path):
+    course_copy = tmp_path / "course"
+    course_copy.mkdir()
+    for part in ("graders", "solutions", "exercises"):
+        shutil.copytree(REPO / part, course_copy / part, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(REPO / "course.toml", course_copy / "course.toml")
+    text = draft(graded, "softmax", "1").output  # step 1: the draft, appended
+    text = text.replace("softmax-TODO-name-it", "softmax-half-temperature")  # step 2: the author's fields
+    text = text.replace('"TODO: a few words an instructor reads in the report"', '"scores halved before e^score"')
+    text = text.replace("  # TODO: { module", "  { module").replace(
+        '"<text of solutions/softmax.py>", "<what the group wrote instead>"',
+        '"exps = torch.exp(shifted)", "exps = torch.exp(shifted / 2)"')
+    catalogue = course_copy / "graders" / "mistakes" / "softmax.toml"
+    catalogue.write_text(catalogue.read_text() + "\n" + text)
+    model = course_copy / "graders" / "mistakes" / "softmax.py"  # step 3: the switch in the model
+    line = '    exps = shifted if f.on("softmax-no-exp") else torch.exp(shifted)\n'
+    assert line in model.read_text()
+    model.write_text(model.read_text().replace(
+        line, '    shifted = shifted / 2 if f.on("softmax-half-temperature") else shifted\n' + line))
+    again = tmp_path / "out"
+    group = tmp_path / "group"
+    for student in [f"half{i}" for i in range(6)] + ["kim"]:
+        shutil.copytree(graded.parent / "class" / student, group / student)
+    grade_class(load_course(course_copy / "course.toml"), group, again, jobs=2)  # step 5
+    for student in [f"half{i}" for i in range(6)]:
+        found = json.loads((again / "feedback" / f"{student}.json").read_text())["exercises"]["softmax"]["mistakes"]
+        assert "softmax-half-temperature" in found, (student, found)
+    kim = json.loads((again / "feedback" / "kim.json").read_text())["exercises"]["softmax"]["mistakes"]
+    assert "softmax-half-temperature" not in kim
+    assert [g["students"] for g in groups_of(again)] == [["kim"]]
