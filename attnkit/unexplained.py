@@ -1,17 +1,21 @@
 """Wrong answers no catalogued mistake explains, put together by what they compute.
 
 Within a run every student meets the same hidden inputs, so two students whose code computes the same
-wrong thing return the same numbers there. One group a set of such students, per exercise: the same
-unexplained checks failed, on the same inputs, with numbers equal within each check's tolerance on
-every one of them, and the same first wrong step where the feedback locates one. Only what the grader
-already holds is compared (each check's `WrongAnswer`): nobody's code runs again.
+wrong thing return the same numbers there. One group a set of such students, per exercise: their
+unexplained answers agree within each check's tolerance on every check both answered on the same inputs.
+Only what the grader already holds is compared (each check's `WrongAnswer`): nobody's code runs again.
 
-Cheap on a large class: answers are first bucketed by what must match exactly (checks, inputs, shapes,
-step), then each answer is compared at once, with numpy, against the representatives of its bucket's
-groups: a comparison a student, not a pair.
+The numbers decide, not the first wrong step the feedback locates: one computation written two ways may
+first part from the lesson at different steps (halving the scores in the shift, or taking the square root
+of e^score), and the instructor wants one group for one mistake. The group's `step` is the step most of
+its members first go wrong at (None where none is located), and its `located` line a member's there.
+
+Cheap on a large class: each answer is compared at once, with numpy, with every group's representative
+numbers for the same check: a comparison a student and a check, not a pair of students.
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,31 +47,25 @@ class UnexplainedGroup:
 
 
 def first_wrong_step(check: CheckResult) -> tuple[str | None, dict[str, Any] | None]:
-    """The step the check's `location` names, and the location, where the feedback locates the mistake.
+    """The step where the check's answer first goes wrong, and its location, where the feedback locates it.
 
-    (Read by name: the locating feature, issue 16, adds `location` to a check's result.)"""
-    location = getattr(check, "location", None)
-    if location is None:
+    (From the student's process, like every location: it sorts the instructor's groups, never a score.)"""
+    if check.location is None:
         return None, None
-    record = location if isinstance(location, dict) else getattr(location, "to_json", lambda: None)()
-    step = record.get("step") if isinstance(record, dict) else None
-    return (step if isinstance(step, str) else None), record
+    return check.location.step, check.location.to_json()
 
 
 def group_unexplained(exercise: str, results: Iterable[SubmissionResult],
                       generic: frozenset[str] = GENERIC_IDS) -> list[UnexplainedGroup]:
     """The exercise's groups, largest first (then by their first student)."""
-    buckets: dict[str | None, _Bucket] = {}
+    groups = _Groups(exercise)
     for result in results:
         graded = result.exercises.get(exercise)
         wrong = _unexplained_checks(graded, generic) if graded is not None and not result.problem else []
-        if not wrong:
-            continue
-        step, located = next((first_wrong_step(c) for c in wrong if first_wrong_step(c)[0]), (None, None))
-        bucket = buckets.setdefault(step, _Bucket(exercise, step))
-        bucket.add(result.student, wrong, located)
-    groups = [g for bucket in buckets.values() for g in bucket.groups]
-    return sorted(groups, key=lambda g: (-g.size, g.students[0].casefold()))
+        if wrong:
+            groups.add(result.student, wrong)
+    found = groups.settled()
+    return sorted(found, key=lambda g: (-g.size, g.students[0].casefold()))
 
 
 def _unexplained_checks(graded: ExerciseResult, generic: frozenset[str]) -> list[CheckResult]:
@@ -78,19 +76,21 @@ def _unexplained_checks(graded: ExerciseResult, generic: frozenset[str]) -> list
     return [c for c in graded.checks if not c.passed and c.answer is not None and set(c.mistakes) <= generic]
 
 
-class _Bucket:
-    """Groups of one exercise and one first wrong step. Two students are put together when their answers
-    agree, within the check's tolerance, on every check both answered unexplained on the same inputs and
-    shapes, and there is at least one such check. A group's representative numbers, a check each, are its
-    first member's answer to that check (kept per check as one row a group, so a student is compared with
-    every group at once)."""
+class _Groups:
+    """The groups of one exercise as they form. Two students are put together when their answers agree,
+    within the check's tolerance, on every check both answered unexplained on the same inputs and shapes,
+    and there is at least one such check. A group's representative numbers, a check each, are its first
+    member's answer to that check (kept per check as one row a group, so a student is compared with every
+    group at once)."""
 
-    def __init__(self, exercise: str, step: str | None):
-        self.exercise, self.step = exercise, step
+    def __init__(self, exercise: str):
+        self.exercise = exercise
         self.groups: list[UnexplainedGroup] = []
         self.rows: dict[tuple[Any, ...], dict[int, np.ndarray]] = {}  # (check, inputs, shapes) -> group -> numbers
+        self.steps: list[Counter[str]] = []  # per group: its members' first wrong steps
+        self.located: list[dict[str, dict[str, Any]]] = []  # per group: a member's location at each step
 
-    def add(self, student: str, wrong: list[CheckResult], located: dict[str, Any] | None) -> None:
+    def add(self, student: str, wrong: list[CheckResult]) -> None:
         count = len(self.groups)
         agree, shared = np.ones(count, dtype=bool), np.zeros(count, dtype=bool)
         keyed = [(_key(c), c) for c in wrong]
@@ -113,9 +113,23 @@ class _Bucket:
             group.checks += [c.name for c in wrong if c.name not in group.checks]
         else:
             group_index = count
-            self.groups.append(UnexplainedGroup(self.exercise, [c.name for c in wrong], self.step, [student], located))
+            self.groups.append(UnexplainedGroup(self.exercise, [c.name for c in wrong], None, [student]))
+            self.steps.append(Counter())
+            self.located.append({})
         for key, check in keyed:
             self.rows.setdefault(key, {}).setdefault(group_index, _numbers(check))
+        step, located = next((first_wrong_step(c) for c in wrong if first_wrong_step(c)[0]), (None, None))
+        if step is not None and located is not None:
+            self.steps[group_index][step] += 1
+            self.located[group_index].setdefault(step, located)
+
+    def settled(self) -> list[UnexplainedGroup]:
+        """The groups, each with the step most of its members first go wrong at, and a line there."""
+        for group, steps, located in zip(self.groups, self.steps, self.located):
+            if steps:
+                group.step = min(steps, key=lambda step: (-steps[step], step))
+                group.located = located[group.step]
+        return self.groups
 
 
 def _key(check: CheckResult) -> tuple[Any, ...]:

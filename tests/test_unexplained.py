@@ -124,7 +124,8 @@ def test_each_planted_group_is_found_whole_with_no_foreign_member(graded):
     assert [sorted(g["students"]) for g in groups] == [[f"half{i}" for i in range(6)],
                                                        [f"more{i}" for i in range(3)], ["kim"], ["lee"]]
     assert [g["size"] for g in groups] == [6, 3, 1, 1]
-    assert all(g["checks"] and g["step"] is None for g in groups)
+    assert all(g["checks"] for g in groups)
+    assert groups[0]["step"] in ("shift", "powers")  # where most of the group first goes wrong (located)
 
 
 def test_the_numbers_stay_out_of_the_students_feedback(graded):
@@ -214,7 +215,7 @@ def test_the_drafted_entry_completed_as_the_guide_says_names_the_group_on_the_ne
     catalogue = course_copy / "graders" / "mistakes" / "softmax.toml"
     catalogue.write_text(catalogue.read_text() + "\n" + text)
     model = course_copy / "graders" / "mistakes" / "softmax.py"  # step 3: the switch in the model
-    line = '    exps = shifted if f.on("softmax-no-exp") else torch.exp(shifted)\n'
+    line = '    exps = f.step("powers", shifted if f.on("softmax-no-exp") else torch.exp(shifted))\n'
     assert line in model.read_text()
     model.write_text(model.read_text().replace(
         line, '    shifted = shifted / 2 if f.on("softmax-half-temperature") else shifted\n' + line))
