@@ -220,7 +220,7 @@ body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 960px
 h1 { font-size: 1.6em; margin-bottom: 0.2em; } h2 { margin-top: 1.8em; border-bottom: 1px solid #ddd; }
 .muted { color: #666; } svg { display: block; margin: 0.6em 0; } svg text { font: 12px system-ui, sans-serif; }
 table { border-collapse: collapse; } td, th { padding: 0.25em 0.8em; text-align: left; border-bottom: 1px solid #eee; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .who { color: #333; font-size: 0.92em; }
 """
 BAR, GOOD, MISTAKE_COLOUR, AXIS, TRACK = "#4c78a8", "#59a14f", "#e15759", "#888", "#eee"
@@ -312,7 +312,7 @@ def checks_html(report: ClassReport) -> str:
     failing = [c for c in report.checks if c.failed]
     if not failing:
         return "<p class=muted>Every check passed for every student.</p>"
-    bars = [Bar(f"{c.exercise}: {c.name}", c.failure_rate, f"{c.failed} of {c.graded} failed",
+    bars = [Bar(_short(f"{c.exercise}: {c.name}", 56), c.failure_rate, f"{c.failed} of {c.graded} failed",
                 "; ".join(f"{m} ({n})" for m, n in c.mistakes)) for c in failing]
     rows = "".join(f"<tr><td>{html_text(c.exercise)}</td><td>{html_text(c.name)}</td>"
                    f"<td class=num>{c.failed} of {c.graded}</td><td>{_mistake_list(report, c.mistakes)}</td></tr>"
@@ -329,6 +329,11 @@ def lowest_html(report: ClassReport) -> str:
                    for s in report.lowest)
     return ("<table><tr><th>student</th><th>score</th><th>exercise</th><th>first mistake</th></tr>"
             f"{rows}</table>")
+
+
+def _short(label: str, width: int) -> str:
+    """A label that fits before its bar: cut at a word, with an ellipsis (the table below has it whole)."""
+    return label if len(label) <= width else label[:width].rsplit(" ", 1)[0] + "…"
 
 
 def _mistake(report: ClassReport, mistake: str) -> str:
@@ -360,14 +365,17 @@ def unexplained_html(exercise: ExerciseSummary) -> str:
     if not exercise.unexplained:
         return head + "<p class=muted>Every wrong answer is explained by a catalogued mistake.</p>"
     size = len(exercise.scores)
+    located = any(g.step for g in groups)  # the step and line columns, where the feedback locates
     rows = "".join(
         f"<tr><td class=num>{index}</td><td class=num>{g.size} of {size}</td>"
         f"<td>{_small_bar(g.size / size if size else 0.0)}</td>"
-        f"<td>{html_text(', '.join(g.checks), 300)}</td><td>{html_text(g.step or '')}</td>"
-        f"<td>{_located(g)}</td><td class=who>{_names(g.students)}</td></tr>"
+        f"<td>{html_text(', '.join(g.checks), 300)}</td>"
+        + (f"<td>{html_text(g.step or '')}</td><td>{_located(g)}</td>" if located else "")
+        + f"<td class=who>{_names(g.students)}</td></tr>"
         for index, g in enumerate(groups, 1))
-    table = ("<table><tr><th>group</th><th colspan=2>students</th><th>checks failed</th><th>first wrong step</th>"
-             f"<th>a representative's line</th><th>who</th></tr>{rows}</table>") if groups else ""
+    where = "<th>first wrong step</th><th>a representative's line</th>" if located else ""
+    table = (f"<table><tr><th>group</th><th colspan=2>students</th><th>checks failed</th>{where}"
+             f"<th>who</th></tr>{rows}</table>") if groups else ""
     single = (f"<p class=who>Alone in what they computed ({len(alone)}): "
               f"{_names([g.students[0] for g in alone])}</p>") if alone else ""
     return head + table + single

@@ -230,3 +230,20 @@ def test_the_drafted_entry_completed_as_the_guide_says_names_the_group_on_the_ne
     kim = json.loads((again / "feedback" / "kim.json").read_text())["exercises"]["softmax"]["mistakes"]
     assert "softmax-half-temperature" not in kim
     assert [g["students"] for g in groups_of(again)] == [["kim"]]
+
+
+def test_every_student_string_of_the_new_parts_is_escaped():
+    from attnkit.class_report import build_report, render_html
+    from attnkit.grading.results import Location
+    from attnkit.shared_code import SharedCode
+
+    hostile = "<script>alert(1)</script>"
+    results = [answer_result(hostile, [1.0]), answer_result(hostile + "2", [1.0])]
+    for result in results:
+        check = result.exercises["softmax"].checks[0]
+        check.location = Location("softmax.py", 3, "x = '<img src=x onerror=alert(2)>'", "powers", None)
+    report = build_report(COURSE, results)
+    report.shared_code = [SharedCode("softmax", [hostile, hostile + "2"])]
+    page = render_html(report)
+    assert "<script>" not in page and "<img src=x" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "&lt;img src=x onerror=alert(2)&gt;" in page
