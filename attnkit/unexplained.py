@@ -11,7 +11,8 @@ of e^score), and the instructor wants one group for one mistake. The group's `st
 its members first go wrong at (None where none is located), and its `located` line a member's there.
 
 Cheap on a large class: each answer is compared at once, with numpy, with every group's representative
-numbers for the same check: a comparison a student and a check, not a pair of students.
+numbers for the same check (their first few numbers first, the rest only where those agree): a
+comparison a student and a check, not a pair of students.
 """
 from __future__ import annotations
 
@@ -76,52 +77,84 @@ def _unexplained_checks(graded: ExerciseResult, generic: frozenset[str]) -> list
     return [c for c in graded.checks if not c.passed and c.answer is not None and set(c.mistakes) <= generic]
 
 
+class _Rows:
+    """The representative numbers of one check (on one set of inputs) of every group that has them: one row a
+    group, in a matrix grown by doubling, so a student is compared with all of them in one numpy step."""
+
+    PREFIX = 8  # numbers compared first: most groups differ there, and only the rest are compared whole
+
+    def __init__(self, width: int):
+        self.matrix = np.empty((4, width))
+        self.groups = np.empty(4, dtype=int)
+        self.count = 0
+
+    def add(self, group: int, numbers: np.ndarray) -> None:
+        if self.count == len(self.groups):
+            self.matrix = np.concatenate([self.matrix, np.empty_like(self.matrix)])
+            self.groups = np.concatenate([self.groups, np.empty_like(self.groups)])
+        self.matrix[self.count], self.groups[self.count] = numbers, group
+        self.count += 1
+
+    def agreeing(self, numbers: np.ndarray, rtol: float, atol: float) -> np.ndarray:
+        """The groups whose numbers equal these within the tolerance."""
+        reps = self.matrix[:self.count]
+        candidates = np.flatnonzero(_close(reps[:, :self.PREFIX], numbers[:self.PREFIX], rtol, atol).all(axis=1))
+        whole = _close(reps[candidates], numbers, rtol, atol).all(axis=1)
+        return self.groups[candidates[whole]]
+
+
+def _close(reps: np.ndarray, numbers: np.ndarray, rtol: float, atol: float) -> np.ndarray:
+    with np.errstate(invalid="ignore"):
+        return (np.abs(reps - numbers) <= atol + rtol * np.abs(reps)) | (reps == numbers) | \
+            (np.isnan(reps) & np.isnan(numbers))
+
+
 class _Groups:
     """The groups of one exercise as they form. Two students are put together when their answers agree,
     within the check's tolerance, on every check both answered unexplained on the same inputs and shapes,
     and there is at least one such check. A group's representative numbers, a check each, are its first
-    member's answer to that check (kept per check as one row a group, so a student is compared with every
-    group at once)."""
+    member's answer to that check."""
 
     def __init__(self, exercise: str):
         self.exercise = exercise
         self.groups: list[UnexplainedGroup] = []
-        self.rows: dict[tuple[Any, ...], dict[int, np.ndarray]] = {}  # (check, inputs, shapes) -> group -> numbers
+        self.rows: dict[tuple[Any, ...], _Rows] = {}  # (check, inputs, shapes) -> the groups' numbers
+        self.held: list[set[tuple[Any, ...]]] = []  # per group: the keys it has numbers for
         self.steps: list[Counter[str]] = []  # per group: its members' first wrong steps
         self.located: list[dict[str, dict[str, Any]]] = []  # per group: a member's location at each step
 
     def add(self, student: str, wrong: list[CheckResult]) -> None:
         count = len(self.groups)
         agree, shared = np.ones(count, dtype=bool), np.zeros(count, dtype=bool)
-        keyed = [(_key(c), c) for c in wrong]
-        for key, check in keyed:
-            held = self.rows.get(key)
-            if not held or not count:
+        keyed = [(_key(c), c, _numbers(c)) for c in wrong]
+        for key, check, numbers in keyed:
+            rows = self.rows.get(key)
+            if rows is None or not rows.count:
                 continue
-            index = np.fromiter(held, dtype=int, count=len(held))
-            reps, numbers = np.stack(list(held.values())), _numbers(check)
             assert check.answer is not None
-            close = ((np.abs(reps - numbers) <= check.answer.atol + check.answer.rtol * np.abs(reps))
-                     | (reps == numbers) | (np.isnan(reps) & np.isnan(numbers))).all(axis=1)
-            agree[index] &= close
-            shared[index] = True
+            having = rows.groups[:rows.count]
+            agree[having] &= np.isin(having, rows.agreeing(numbers, check.answer.rtol, check.answer.atol))
+            shared[having] = True
         matches = np.flatnonzero(agree & shared)
         if matches.size:
-            group_index = int(matches[0])
-            group = self.groups[group_index]
+            index = int(matches[0])
+            group = self.groups[index]
             group.students.append(student)
             group.checks += [c.name for c in wrong if c.name not in group.checks]
         else:
-            group_index = count
+            index = count
             self.groups.append(UnexplainedGroup(self.exercise, [c.name for c in wrong], None, [student]))
+            self.held.append(set())
             self.steps.append(Counter())
             self.located.append({})
-        for key, check in keyed:
-            self.rows.setdefault(key, {}).setdefault(group_index, _numbers(check))
+        for key, _, numbers in keyed:
+            if key not in self.held[index]:
+                self.rows.setdefault(key, _Rows(numbers.size)).add(index, numbers)
+                self.held[index].add(key)
         step, located = next((first_wrong_step(c) for c in wrong if first_wrong_step(c)[0]), (None, None))
         if step is not None and located is not None:
-            self.steps[group_index][step] += 1
-            self.located[group_index].setdefault(step, located)
+            self.steps[index][step] += 1
+            self.located[index].setdefault(step, located)
 
     def settled(self) -> list[UnexplainedGroup]:
         """The groups, each with the step most of its members first go wrong at, and a line there."""

@@ -177,6 +177,7 @@ def main() -> None:
         folder = Path(scratch)
         make_class(course, folder / "class", args.students)
         per_submission = report_class(course, folder, args.students, args.jobs)
+        report_building(course, folder / "out", args.students)
         sample = [s for s in sorted((folder / "class").iterdir())[:args.naive_sample] if s.is_dir()]
         if sample:
             report_naive(naive(course, sample, args.jobs), per_submission, len(sample), args.jobs)
@@ -199,6 +200,36 @@ def report_class(course: Course, folder: Path, students: int, jobs: int) -> floa
           f"({verdict(memory.pss_mb < TARGETS['memory_mb'])}: < {TARGETS['memory_mb']:g} MB); "
           f"{memory.rss_mb:.0f} MB summing RSS", flush=True)
     return per_submission
+
+
+def report_building(course: Course, out: Path, students: int) -> None:
+    """Time the class report as `grade` builds it at the end of a run (from the results it holds): on the
+    class just graded, and on 1,000 students each wrong in a way of their own (the worst case of the
+    uncatalogued groups: a group a student, four checks of 256 numbers each)."""
+    import numpy as np
+
+    from attnkit.class_report import build_report, render_html
+    from attnkit.gradebook import Gradebook
+    from attnkit.grading.results import SubmissionResult, WrongAnswer
+
+    results = list(Gradebook(out, course).results.values())
+    started = time.perf_counter()
+    render_html(build_report(course, results))
+    plain = time.perf_counter() - started
+    rng = np.random.default_rng(0)
+    alone = []
+    for index in range(1000):
+        record = results[index % len(results)].to_json()
+        result = SubmissionResult.from_json({**record, "student": f"alone{index}"})
+        for check in result.exercises["softmax"].checks[:4]:
+            check.passed, check.points, check.mistakes = False, 0.0, ["wrong-values"]
+            check.answer = WrongAnswer.of("inputs", [rng.random(256)], 1e-3, 1e-5)
+        alone.append(result)
+    started = time.perf_counter()
+    render_html(build_report(course, alone))
+    worst = time.perf_counter() - started
+    print(f"class report of these {students} students: {plain:.2f} s; of 1000 each alone in an uncatalogued "
+          f"mistake: {worst:.2f} s (target: at most 1 s added to a 1000-student run)", flush=True)
 
 
 def report_naive(naive_per_submission: float, per_submission: float, sample: int, jobs: int) -> None:
