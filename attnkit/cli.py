@@ -267,7 +267,8 @@ def report(console: Console, out: Path) -> None:
               help="The learning management system whose gradebook import file to write.")
 @click.option("--roster", required=True, type=click.Path(path_type=Path, exists=True, dir_okay=False),
               help="The gradebook CSV that system exports: who is enrolled, under its ids.")
-@click.option("--assignment", default=None, help="The assignment column's name (default: the lesson's).")
+@click.option("--assignment", default=None, show_default="the course's lesson",
+              help="The assignment column's name (an existing column's header fills that assignment).")
 @click.pass_obj
 def export(console: Console, out: Path, system: str, roster: Path, assignment: str | None) -> None:
     """Write OUT/<system>-grades.csv for the LMS's grade import, each student matched to the roster; ids that
@@ -301,7 +302,7 @@ def catalogue() -> None:
 @click.argument("exercise")
 @click.argument("group", type=click.IntRange(min=1))
 @click.option("--submissions", type=click.Path(path_type=Path, exists=True, file_okay=False), default=None,
-              help="The class folder graded: shows the group's first student's code in the draft.")
+              show_default="no code shown", help="The class folder graded: shows the group's first student's code.")
 @click.pass_obj
 def draft(console: Console, out: Path, exercise: str, group: int, submissions: Path | None) -> None:
     """Print a catalogue entry for graders/mistakes/<exercise>.toml from GROUP (1 = the largest) of the report's
