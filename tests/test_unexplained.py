@@ -247,3 +247,31 @@ def test_every_student_string_of_the_new_parts_is_escaped():
     page = render_html(report)
     assert "<script>" not in page and "<img src=x" not in page
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "&lt;img src=x onerror=alert(2)&gt;" in page
+
+
+def test_attnkit_report_later_finds_the_same_groups_from_disk(graded, tmp_path):
+    from attnkit.class_report import write_report
+
+    copy = tmp_path / "out"
+    shutil.copytree(graded, copy)
+    (copy / "report.json").unlink()
+    write_report(copy, COURSE)
+    assert groups_of(copy) == groups_of(graded)
+
+
+def test_grade_closing_summary_names_the_largest_groups(graded):
+    import io
+
+    from attnkit.class_grading import ClassRun
+    from attnkit.class_report import build_report
+    from attnkit.cli import print_top_mistakes
+    from attnkit.console import Console
+    from attnkit.gradebook import Gradebook
+
+    run = ClassRun(graded, report=build_report(COURSE, Gradebook(graded, COURSE).results.values()))
+    printed = io.StringIO()
+    print_top_mistakes(run, Console.from_environment({}, out=printed, err=io.StringIO()))
+    lines = printed.getvalue().splitlines()
+    at = lines.index("Largest groups computing the same uncatalogued wrong answer (see the report):")
+    assert lines[at + 1].split()[:3] == ["6", "students", "softmax:"]
+    assert lines[at + 2].split()[:3] == ["3", "students", "softmax:"] and len(lines) == at + 3
