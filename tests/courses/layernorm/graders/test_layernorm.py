@@ -5,7 +5,9 @@ equals normalise alone. The other checks set `gain` and `bias` through the layer
 random numbers far from 1 and 0 (so scaling after shifting, or leaving either out, changes every
 number), and build the layer with an eps near the rows' variance (so a layer that forgets its own eps
 and normalises with the default 1e-5 is seen). Sizes as in the normalise grader: more numbers a row
-than rows, a batch in front.
+than rows, a batch in front. The last check sends a gradient back through the output and compares
+the gain's and the bias's gradients with the reference's (`expect` compares only the output), so a
+graph cut by .detach() or torch.no_grad() is named though the numbers are right.
 """
 import numpy as np
 
@@ -13,12 +15,15 @@ from attnkit.grading.api import layer
 
 
 def layer_norm(rng: np.random.Generator, d_model: int, eps: float, tokens: tuple[int, ...], dtype: str = "float32",
-               set_weights: bool = True):
-    """LayerNorm(d_model, eps) on x of shape (*tokens, d_model), with random gain and bias if `set_weights`."""
+               set_weights: bool = True, backward: bool = False):
+    """LayerNorm(d_model, eps) on x of shape (*tokens, d_model), with random gain and bias if `set_weights`;
+    with `backward`, a random upstream gradient is sent back through the output."""
     x = rng.normal(scale=0.5, size=(*tokens, d_model))
     weights = {"gain": rng.uniform(1.5, 3.0, size=d_model) * rng.choice([-1.0, 1.0], size=d_model),
                "bias": rng.normal(size=d_model)} if set_weights else {}
-    return layer("layernorm", "LayerNorm", (d_model, eps), parts=(), weights=weights, input=x, dtype=dtype)
+    upstream = rng.normal(size=x.shape) if backward else None
+    return layer("layernorm", "LayerNorm", (d_model, eps), parts=(), weights=weights, input=x, upstream=upstream,
+                 dtype=dtype)
 
 
 def test_fresh_layer(attempt, rng):
@@ -34,3 +39,19 @@ def test_known_gain_and_bias(attempt, rng):
 def test_batched_float64(attempt, rng):
     """a batch of 8 sentences of 5 tokens, LayerNorm(11, eps=0.2), float64"""
     attempt.expect(layer_norm(rng, d_model=11, eps=0.2, tokens=(8, 5), dtype="float64"), batched=True)
+
+
+def test_gradients_reach_gain_and_bias(attempt, rng):
+    """after backward, gain and bias get the reference's gradients: LayerNorm(13, eps=0.3), 7 tokens"""
+    request = layer_norm(rng, d_model=13, eps=0.3, tokens=(7,), backward=True)
+    answer = attempt.expect(request)
+    if answer is None:
+        return
+    expected = attempt.reference(request).layer.grads
+    for name in ("gain", "bias"):
+        got = answer.layer.grads.get(name)
+        if got is None or not np.any(got):
+            attempt.report("layernorm-breaks-gradient", f"after backward, {name} got no gradient")
+        elif not np.allclose(got, expected[name], rtol=1e-3, atol=1e-5):
+            gap = np.max(np.abs(got - expected[name]))
+            attempt.report("layernorm-breaks-gradient", f"the gradient of {name} is off by up to {gap:.3g}")
