@@ -9,7 +9,8 @@ Two small courses of their own live in `tests/courses/`:
 
 The kit's commands run on each as an instructor and a student would, each a real subprocess with its
 working folder in the course (or in the handout):
-- `attnkit grade` on a class: the reference, the stubs, every catalogued variant, a broken zip;
+- `attnkit grade` on a class: the reference, the stubs, every catalogued variant, the hand-written
+  submissions of `tests/submissions/<course>/` (correct ones in other styles, and mistakes), a broken zip;
 - `attnkit handout`, then `attnkit check` inside it;
 - `attnkit gradescope`, then the autograder's own `run_autograder` on an upload;
 - `attnkit nbgrader build`, nbgrader's own `generate_assignment` and `autograde`, and `attnkit grade`
@@ -47,6 +48,7 @@ from test_gradescope import assert_gradescope_format, run_autograder, unpacked
 from test_models import assert_apart, single_answers, well_chosen
 
 COURSES_DIR = Path(__file__).resolve().parent / "courses"
+SUBMISSIONS_DIR = Path(__file__).resolve().parent / "submissions"  # <course>/correct/, <course>/mistakes/: overlays
 
 
 # --- what each course is, and the examples its tests use ------------------------------
@@ -69,9 +71,13 @@ def causal_arguments(exercise_id: str, sizes: tuple[int, ...], rng: np.random.Ge
 
 def layernorm_arguments(exercise_id: str, sizes: tuple[int, ...], rng: np.random.Generator) -> list:
     """Inputs by the layernorm graders' rule: a batch of n tokens of d numbers with a small spread, an eps
-    near their variance; for the layer, its init arguments and a gain and bias far from 1 and 0."""
+    near their variance; for the layer, its init arguments, a gain and bias far from 1 and 0, and a nearly
+    flat first token in every sentence."""
     n, d, batch = sizes[:3]
-    x = torch.tensor(rng.normal(scale=0.5, size=(batch, n, d)))
+    x = rng.normal(scale=0.5, size=(batch, n, d))
+    if exercise_id == "layernorm":
+        x[..., 0, :] = rng.normal() + rng.normal(scale=1e-3, size=(batch, d))
+    x = torch.tensor(x)
     eps = float(rng.uniform(0.1, 1.0))
     if exercise_id == "normalise":
         return [x, eps]
@@ -104,6 +110,11 @@ class ExtraCourse:
     @property
     def variants(self) -> list[tuple[str, int, object]]:
         return [(m.id, i, v) for m in self.catalogue.with_variants() for i, v in enumerate(m.variants)]
+
+    def overlays(self, kind: str) -> list[tuple[str]]:
+        """The names of the course's hand-written submissions of one kind ("correct" or "mistakes")."""
+        folder = SUBMISSIONS_DIR / self.name / kind
+        return sorted((p.name,) for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
 
     def __str__(self) -> str:
         return self.name
@@ -226,6 +237,11 @@ def grade_a_class(extra: ExtraCourse, root: Path) -> Path:
     package(students / "stubs", extra.course.exercises_dir)
     for mistake_id, index, variant in extra.variants:
         write_variant_package(extra.course.solutions_dir, variant, students / f"{mistake_id}--{index}" / "exercises")
+    for kind in ("correct", "mistakes"):
+        for (name,) in extra.overlays(kind):
+            overlay = package(students / f"{kind}--{name}", extra.course.solutions_dir) / "exercises"
+            for module in (SUBMISSIONS_DIR / extra.name / kind / name).glob("*.py"):
+                shutil.copy(module, overlay / module.name)
     (students / "broken-not-a-zip.zip").write_text("this is not a zip")
     run = attnkit("grade", str(students), "--out", str(root / "out"), cwd=extra.dir)
     assert run.returncode == 0, run.stderr
@@ -262,6 +278,25 @@ def test_each_variant_is_named_as_itself(graded, extra, mistake_id, index, varia
     assert result["score"] < result["max_score"]
     assert mistake_id in result["mistakes"]
     assert set(result["mistakes"]) <= {mistake_id, *extra.property_mistakes}
+
+
+@pytest.mark.slow
+@each_course(("name",), lambda extra: extra.overlays("correct"), ids=lambda case: case[0])
+def test_a_correct_submission_in_another_style_gets_full_marks(graded, extra, name):
+    record = feedback(graded(extra), f"correct--{name}")
+    assert {e: x["mistakes"] for e, x in record["exercises"].items()} == {e: [] for e in extra.course.ids}
+    assert record["score"] == record["max_score"]
+
+
+@pytest.mark.slow
+@each_course(("name",), lambda extra: extra.overlays("mistakes"), ids=lambda case: case[0])
+def test_a_hand_written_mistake_is_named_on_its_exercise(graded, extra, name):
+    mistake_id = name.split("--")[0]
+    [module] = [p.stem for p in (SUBMISSIONS_DIR / extra.name / "mistakes" / name).glob("*.py")]
+    exercise_id = next(e.id for e in extra.course.exercises if e.module == module)
+    result = feedback(graded(extra), f"mistakes--{name}")["exercises"][exercise_id]
+    assert result["score"] < result["max_score"]
+    assert result["mistakes"] == [mistake_id]
 
 
 @pytest.mark.slow
