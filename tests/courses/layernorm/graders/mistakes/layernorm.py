@@ -2,7 +2,8 @@
 
 Trusted grader code; never handed out. `LayerNorm` takes the layer's init arguments, the weights
 the grader set (by parameter name: `gain`, `bias`) and the input. It calls the normalise model, so
-a normalise mistake made inside the layer is named under the normalise exercise's id.
+a normalise mistake made inside the layer is named under the normalise exercise's id, and its steps
+come with it.
 """
 import torch
 
@@ -17,5 +18,5 @@ def LayerNorm(f, init, weights, x: torch.Tensor) -> torch.Tensor:
     if f.on("layernorm-no-gain-bias"):
         return normalised
     if f.on("layernorm-shift-then-scale"):
-        return (normalised + bias) * gain
-    return gain * normalised + bias
+        return f.step("scale and shift", (normalised + bias) * gain)
+    return f.step("scale and shift", gain * normalised + bias)
