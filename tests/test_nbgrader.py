@@ -652,6 +652,22 @@ def test_kernel_environment_names_no_course(tmp_path, options):
     assert [v for v in environment.values() if names_the_course(v)] == []
 
 
+def test_a_kernel_run_from_a_virtual_environment_in_the_course_is_not_told_where_that_is(tmp_path):
+    """The usual `.venv` inside a course repository: the kernel's interpreter lives in the course, and
+    its folder on the kernel's PATH named the course (a fresh clone failed the test above)."""
+    interpreter = tmp_path / "course" / ".venv" / "bin" / "python"
+    interpreter.parent.mkdir(parents=True)
+    interpreter.symlink_to(sys.executable)
+    (tmp_path / "connection.json").write_text("{}")
+    (tmp_path / "verdicts.json").write_text("{}")
+    command = [sys.executable, "-m", "attnkit.nbgrader.kernel", "--verdicts", str(tmp_path / "verdicts.json"),
+               "--connection-file", str(tmp_path / "connection.json"), "--memory-mb", "2048", "--cpu-seconds", "60",
+               "--unconfined", "--", str(interpreter), "-c", "import json, os; print(json.dumps(dict(os.environ)))"]
+    result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    environment = json.loads(result.stdout)
+    assert [v for v in environment.values() if str(tmp_path / "course") in v] == []
+
+
 def names_the_course(value: str) -> bool:
     """Whether an environment value holds the course repository (or a path in it) or a course.toml.
 
