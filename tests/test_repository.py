@@ -14,9 +14,9 @@ import pytest
 from kit import REPO
 
 MADE_HERE = [".venv/bin/python", "venv/bin/python", "handout/exercises/softmax.py", "submissions/alice.zip",
-             "grades/grades.csv", "grades/feedback/alice.md", "nbgrader-course/submitted/alice/x.ipynb",
-             "nbgrader-course/feedback/alice/self_attention/x.html", "gradescope/autograder.zip",
-             "elsewhere/autograder.zip"]
+             "grades/grades.csv", "grades/feedback/alice.md", "nbgrader-grades/grades.csv",
+             "nbgrader-course/submitted/alice/x.ipynb", "nbgrader-course/feedback/alice/self_attention/x.html",
+             "gradescope/autograder.zip", "elsewhere/autograder.zip"]
 
 
 @pytest.mark.skipif(shutil.which("git") is None or not (REPO / ".git").exists(), reason="not a git checkout")
