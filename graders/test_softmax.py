@@ -19,8 +19,10 @@ from attnkit.grading.api import call
 SHIFT = 40.0  # added to every hidden random score: the right weights stay the same, lost precision shows
 
 
-def softmax(scores: np.ndarray, dim: int = -1, dtype: str = "float32"):
-    return call("softmax", "softmax", scores, dim, dtype=dtype)
+def softmax(scores: np.ndarray, dim: int | None = -1, dtype: str = "float32"):
+    """The call softmax(scores, dim); with `dim` None, softmax(scores), as attention may call it: the contract's
+    default dim=-1 is then the student's own, and a wrong default shows."""
+    return call("softmax", "softmax", scores, *([] if dim is None else [dim]), dtype=dtype)
 
 
 def expect_large(attempt, scores: np.ndarray, dtype: str = "float32", shift: bool = False) -> None:
@@ -39,8 +41,9 @@ def soft_large(rng: np.random.Generator, rows: int, columns: int) -> np.ndarray:
 
 
 def test_lesson_weights(attempt, data):
-    """cake's weights on the lesson's scaled scores"""
+    """cake's weights on the lesson's scaled scores, asked with dim=-1 and with no dim (its default)"""
     attempt.expect(softmax(data["scaled_scores"]))
+    attempt.expect(softmax(data["scaled_scores"], None))
 
 
 def test_rows_sum_to_one(attempt, rng):
@@ -50,12 +53,13 @@ def test_rows_sum_to_one(attempt, rng):
 
 
 def test_random_batched(attempt, rng):
-    """batched scores along dim=-1 and dim=1, and a square grid"""
+    """batched scores along dim=-1, dim=1 and the default dim, and a square grid"""
     # Around SHIFT, which leaves the right weights as they are: rounding scores to half precision (steps of
     # 1/32 there) moves the weights by many times the tolerance; float32 (steps of 4e-6) by a hundredth of it.
     scores = rng.normal(scale=2.0, size=(2, 3, 5)) + SHIFT
     attempt.expect(softmax(scores, -1))
     attempt.expect(softmax(scores, 1))
+    attempt.expect(softmax(scores, None))
     attempt.expect(softmax(rng.normal(scale=2.0, size=(5, 5)) + SHIFT))
 
 
