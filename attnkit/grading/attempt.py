@@ -18,7 +18,7 @@ from _pytest.outcomes import Failed  # pytest.fail.Exception, by a name mypy can
 from attnkit.grading.context import ExerciseContext
 from attnkit.grading.diagnosis import Finding, reference_values
 from attnkit.grading.engine_ids import CRASH, GENERIC_IDS
-from attnkit.grading.memory import Carried, CheckRecord, StudentMemory
+from attnkit.grading.memory import Carried, CheckRecord, Question, StudentMemory
 from attnkit.grading.oracle import NotRecorded, Oracle
 from attnkit.grading.probe import Probe, default_names, numbers_key, sliced
 from attnkit.grading.steps import Case, diagnose
@@ -185,7 +185,12 @@ class Attempt:
                 self.reference(follow_up)
         student = self.run(request) if student is None else student
         case = Case(self.probe, self.memory, self.record, request, student, reference, names, tame, batched)
+        before = len(self.record.findings)
         diagnose(case)
+        if case.values and case.answer is None:  # wrong, with numbers: evidence for the exercise's other answers
+            self.memory.exercise.questions.append(Question(case.request, case.values, case.expected,
+                                                           tuple(self.record.findings[before:]),
+                                                           case.generic(case.values, case.expected)))
         if reference.returned is not None:
             self.memory.remember(numbers_key(request), reference_values(reference.returned))
         return case.answer

@@ -30,6 +30,7 @@ from attnkit.config import PACKAGE, Check, Course, Exercise, check_name, exercis
 from attnkit.errors import KitError
 from attnkit.grading.attempt import Attempt, CheckFailed
 from attnkit.grading.catalogue import Catalogue
+from attnkit.grading.consistency import drop_contradicted
 from attnkit.grading.context import ExerciseContext
 from attnkit.grading.diagnosis import Finding, resolve
 from attnkit.grading.engine_ids import HARD_CODED, MALFORMED_REPLY
@@ -260,6 +261,8 @@ class GradingPlugin:
 
     def _settle(self, state: _StudentState, exercise: Exercise, exercise_state: _ExerciseState) -> ExerciseResult:
         """The exercise's checks, their findings settled together, as results."""
+        context = exercise_state.context
+        drop_contradicted(state.memory.exercise.questions, self.oracle, context.rtol, context.atol)
         resolve([f for _, _, record in exercise_state.checks for f in record.findings], whole=WHOLE_CODE_MISTAKES)
         result = ExerciseResult(exercise.id, sum(c.points for c, _, _ in exercise_state.checks))
         for check, name, record in exercise_state.checks:

@@ -16,7 +16,7 @@ def mistake_models(case: Case) -> bool:
     for size in (1,) if memory.no_pair else (1, 2):
         found = case.explanations(case.request, case.values, size)
         if found:
-            case.add(Finding(found, fallback=case.generic(case.values, case.expected)[0]))
+            case.add(Finding(found, fallback=case.generic(case.values, case.expected)[0], modelled=True))
             if len(found) == 1 and found[0] not in memory.established:
                 memory.established.append(found[0])
             return True
