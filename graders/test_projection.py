@@ -141,10 +141,10 @@ def test_gradients_reach_projections(attempt, rng):
     answer = judge(attempt, request)
     if answer is None:
         reply = attempt.ask(request)
-        cut_gradients(attempt, reply, excused=unused_parts(attempt, request, reply))
+        cut_gradients(attempt, request, reply, excused=unused_parts(attempt, request, reply))
         return
     expected = attempt.reference(request).layer.grads
-    if not cut_gradients(attempt, answer, excused=set(), elsewhere=cut_elsewhere(attempt, request, answer)):
+    if not cut_gradients(attempt, request, answer, excused=set(), elsewhere=cut_elsewhere(attempt, request, answer)):
         for part in PARTS:
             got, want = answer.layer.grads[f"{part}.weight"], expected[f"{part}.weight"]
             if not np.allclose(got, want, rtol=1e-3, atol=1e-5):
@@ -187,14 +187,18 @@ def cut_elsewhere(attempt, request, answer) -> bool:
         and not without_gradient(stood_in)
 
 
-def cut_gradients(attempt, answer, excused: set[str], elsewhere: bool = False) -> bool:
+def cut_gradients(attempt, request, answer, excused: set[str], elsewhere: bool = False) -> bool:
     """Name a cut graph: a part the checks set that gets no gradient. True if one was named.
 
-    `elsewhere`: the layer's own code passes gradients on when what it calls is stood in for."""
+    An output of another shape than the upstream gradient's cannot be sent it back, so its missing
+    gradients are no evidence of a cut (its shape is named already). `elsewhere`: the layer's own code
+    passes gradients on when what it calls is stood in for."""
     if getattr(answer, "layer", None) is None or answer.returned is None:
         return False
     returned = answer.returned
     first = returned.items[0] if returned.kind == "sequence" and returned.items else returned
+    if first.array is not None and first.array.shape != request.upstream.shape:
+        return False
     cut = [part for part in without_gradient(answer) if part not in excused]
     if cut:
         numpy = "" if first.type_name == "Tensor" else f": your output is a {first.type_name}, and numpy keeps no graph"
