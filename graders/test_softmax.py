@@ -3,8 +3,9 @@
 The grids' rows and columns differ (a softmax along the wrong axis shows in the numbers), one
 hidden grid is square (a sum without keepdim broadcasts silently only there), a batch is asked
 along dim=-1 and dim=1, and large scores are asked with a small twin (the same scores shrunk to
-within ±5): a softmax that is right on the twin and overflows on the large ones is unstable; one large
-grid is square, so an overflow shows beside a missing keepdim too.
+within ±5): a softmax that is right on the twin and wrong on the large ones is unstable (overflow, or, on the
+public grid, whose second row is small beside the first's 1000, a shift by the grid's max that lets that row
+underflow); one large grid is square, so an overflow shows beside a missing keepdim too.
 
 The hidden large scores are soft, not one-hot: each row is an offset near 1000 (e^1000 overflows even
 float64) plus its own shuffle of evenly spaced scores a little jittered, so every row spreads over 4
@@ -47,9 +48,10 @@ def test_lesson_weights(attempt, data):
 
 
 def test_rows_sum_to_one(attempt, rng):
-    """each row of weights sums to 1 on a non-square grid, and on the lesson's large scores [1000, 0, 0]"""
+    """each row of weights sums to 1 on a non-square grid, and on large scores (e^1000 overflows) beside a row of
+    small ones (a row far below the grid's largest score must not vanish)"""
     attempt.expect(softmax(rng.normal(size=(4, 6))))
-    expect_large(attempt, np.array([[1000.0, 0.0, 0.0], [0.0, 1000.0, 2.0]]))
+    expect_large(attempt, np.array([[1000.0, 0.0, 0.0], [0.0, 1.0, 2.0]]))
 
 
 def test_random_batched(attempt, rng):
