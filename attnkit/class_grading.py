@@ -13,11 +13,11 @@ import os
 import shutil
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from attnkit.class_report import ClassReport, write_report
+from attnkit.class_report import ClassCounts, ClassReport, write_report
 from attnkit.config import PACKAGE, Course
 from attnkit.errors import KitError
 from attnkit.gradebook import GRADES, Gradebook, broken_result
@@ -36,13 +36,15 @@ if TYPE_CHECKING:
 
 @dataclass
 class ClassRun:
-    """What a run did, so far or in all."""
+    """What a run did, so far or in all: this run's work (`todo`, `graded`, `skipped`, `broken`), and what
+    the gradebook holds after it (`counts`: the numbers the terminal, grades.csv and the report all give)."""
 
     out: Path
     todo: int = 0
     graded: int = 0
     skipped: int = 0
     broken: int = 0
+    counts: ClassCounts = field(default_factory=ClassCounts)
     report: ClassReport | None = None
 
     @property
@@ -99,6 +101,7 @@ def grade_class(course: Course, submissions: Path, out: Path, *, jobs: int, forc
             prepared = find_submissions(submissions, Path(scratch), readers=[NotebookReader(course)])
             gradebook = Gradebook(out, course)
             gradebook.refuse_foreign_grades(force=force)
+            gradebook.refuse_another_class([item.student for item in prepared], Path(submissions), force=force)
             seed = gradebook.hidden_inputs_seed(new=new_inputs)
             # a submission's name is kept: it is the student's own, and says which upload is meant
             scrubber = PathScrubber([course.root, Path(submissions).absolute().parent], parents=[scratch])
@@ -109,8 +112,11 @@ def grade_class(course: Course, submissions: Path, out: Path, *, jobs: int, forc
                 _grade(course, todo, jobs, seed, gradebook, scrubber, run, listener)
             finally:  # done, interrupted or stopped by a grader's error: grades.csv holds every student recorded
                 gradebook.save()
+                run.counts = ClassCounts.of(gradebook)
         run.report = write_report(run.out, course, gradebook)
     except KeyboardInterrupt:
+        if not run.counts.students and (Path(out) / GRADES).is_file():  # stopped before this run's gradebook
+            run.counts = ClassCounts.of(Gradebook(Path(out), course))
         raise GradingInterrupted(run) from None
     return run
 
@@ -176,8 +182,10 @@ def _triage(course: Course, prepared: list[Prepared], gradebook: Gradebook, scru
 
     version = graders_version(course)
     todo = []
+    duplicates = {}
     for item in prepared:
         if item.set_aside:
+            duplicates[item.student] = [item.source.name, *(p.name for p in item.set_aside)]
             listener.warn(f"{item.student}: two submissions with one id; graded {item.source.name}, the most "
                           f"recently modified, not {', '.join(p.name for p in item.set_aside)}")
         files = item.fingerprint or item.problem
@@ -192,6 +200,7 @@ def _triage(course: Course, prepared: list[Prepared], gradebook: Gradebook, scru
             listener.warn(f"{item.student}: not graded: {result.problem}")
         else:
             todo.append(Submission(item.student, item.root, item.fingerprint, salt))
+    gradebook.record_duplicates(duplicates)
     return todo
 
 

@@ -105,6 +105,38 @@ class ExerciseSummary:
         return sum(math.isclose(s, self.max_score) for s in self.scores)
 
 
+@dataclass(frozen=True)
+class ClassCounts:
+    """How many students a gradebook holds, and how many of them were graded, broken, handed in twice:
+    the one set of numbers the terminal, grades.csv (a row a student) and the report all give."""
+
+    students: int = 0
+    graded: int = 0  # graded from their code (rows of zeros for a broken submission excepted)
+    broken: int = 0  # could not be graded: a row of zeros and the reason
+    duplicates: int = 0  # ids that came with more than one submission (the most recent was graded)
+
+    @classmethod
+    def of(cls, gradebook: Gradebook) -> ClassCounts:
+        return cls.count(gradebook.results.values(), gradebook.duplicates)
+
+    @classmethod
+    def count(cls, results: Iterable[SubmissionResult], duplicates: dict[str, list[str]]) -> ClassCounts:
+        broken = sum(1 for r in results if r.problem)
+        students = sum(1 for _ in results)
+        return cls(students, students - broken, broken, len(duplicates))
+
+    def sentence(self) -> str:
+        """The counts in words, as the terminal and the report page say them."""
+        said = f"{plural(self.students, 'student')}, {self.graded} graded and {self.broken} broken (zeros)"
+        if self.duplicates:
+            said += f", {plural(self.duplicates, 'id')} with two or more submissions (the most recent graded)"
+        return said
+
+    def to_json(self) -> dict[str, int]:
+        return {"students": self.students, "graded": self.graded, "broken": self.broken,
+                "duplicates": self.duplicates}
+
+
 @dataclass
 class ClassReport:
     course: str
@@ -119,6 +151,11 @@ class ClassReport:
 
     def meaning(self, mistake: str) -> str:
         return self.meanings.get(mistake, "")
+    duplicates: dict[str, list[str]] = field(default_factory=dict)  # id: [submission graded, those set aside]
+
+    @property
+    def counts(self) -> ClassCounts:
+        return ClassCounts.count(self.students, self.duplicates)
 
     def top_mistakes(self, count: int) -> list[tuple[ExerciseSummary, Mistake]]:
         """The most common mistakes over every exercise, most students first."""
@@ -133,6 +170,9 @@ class ClassReport:
     def to_json(self) -> dict[str, Any]:
         return {
             "course": self.course, "lesson": self.lesson, "max_total": self.max_total,
+            "counts": self.counts.to_json(),
+            "duplicates": [{"student": student, "graded": names[0], "set_aside": names[1:]}
+                           for student, names in sorted(self.duplicates.items())],
             "students": [{"student": r.student, "score": r.score, "max_score": r.max_score, "problem": r.problem}
                          for r in self.students],
             "exercises": {e.id: {"title": e.title, "mean": round(e.mean, 4), "max_score": e.max_score,
@@ -147,7 +187,8 @@ class ClassReport:
         }
 
 
-def build_report(course: Course, results: Iterable[SubmissionResult]) -> ClassReport:
+def build_report(course: Course, results: Iterable[SubmissionResult],
+                 duplicates: dict[str, list[str]] | None = None) -> ClassReport:
     """Means, full marks and mistakes (with who made them) of each exercise, over the class."""
     students = sorted(results, key=lambda r: r.student.casefold())
     exercises = []
@@ -166,7 +207,8 @@ def build_report(course: Course, results: Iterable[SubmissionResult]) -> ClassRe
         if course.report.shared_code else []
     meanings = {m.id: m.summary for m in load_catalogue(course.mistakes_dir).mistakes.values()}
     return ClassReport(course.name, course.lesson, course.max_total, students, exercises, shared,
-                       check_summaries(course, students), lowest_scorers(course, students), meanings)
+                       check_summaries(course, students), lowest_scorers(course, students), meanings,
+                       duplicates=dict(duplicates or {}))
 
 
 def check_summaries(course: Course, students: list[SubmissionResult]) -> list[CheckSummary]:
@@ -204,10 +246,10 @@ def lowest_scorers(course: Course, students: list[SubmissionResult], count: int 
 def write_report(out: Path, course: Course, gradebook: Gradebook | None = None) -> ClassReport:
     """Write `out/report.json` and `out/report.html` from `out`'s gradebook (read from disk unless the run
     that just wrote it hands it over)."""
-    results = (gradebook or Gradebook(out, course)).results.values()
-    if not results:
+    gradebook = gradebook or Gradebook(out, course)
+    if not gradebook.results:
         raise KitError(f"{Path(out) / FEEDBACK}: no graded students here (run attnkit grade first)")
-    report = build_report(course, results)
+    report = build_report(course, gradebook.results.values(), gradebook.duplicates)
     write_atomically(Path(out) / REPORT_JSON, json.dumps(report.to_json(), indent=2) + "\n")
     write_atomically(Path(out) / REPORT_HTML, render_html(report))
     return report
@@ -229,11 +271,8 @@ BAR, GOOD, MISTAKE_COLOUR, AXIS, TRACK = "#4c78a8", "#59a14f", "#e15759", "#888"
 def render_html(report: ClassReport) -> str:
     """The whole page: summary, score histogram, exercises, mistakes with who made them."""
     totals = [r.score for r in report.students]
-    broken = [r for r in report.students if r.problem]
-    summary = (f"{plural(len(totals), 'student')} graded; mean {statistics.fmean(totals):.2f} of {report.max_total:g}, "
+    summary = (f"{report.counts.sentence()}; mean {statistics.fmean(totals):.2f} of {report.max_total:g}, "
                f"median {statistics.median(totals):g}" if totals else "No students graded yet.")
-    if broken:
-        summary += f"; {len(broken)} could not be graded (a score of 0)"
     parts = [f"<h1>{html_text(report.course)}: class report</h1>",
              f"<p class=muted>Lesson: {html_text(report.lesson)}. {summary}.</p>",
              "<h2>Scores</h2>", f"<p class=muted>Students by total score, out of {report.max_total:g}.</p>",
@@ -249,9 +288,15 @@ def render_html(report: ClassReport) -> str:
               "a mistake to teach again, and to add to the catalogue (<code>attnkit catalogue draft</code>).</p>"]
     parts += [unexplained_html(e) for e in report.exercises]
     parts += ["<h2>Shared code</h2>", shared_code_html(report)]
+    broken = [r for r in report.students if r.problem]
     if broken:
         parts += ["<h2>Not graded</h2>", "<ul>"]
         parts += [f"<li>{html_text(r.student)}: {html_text(r.problem)}</li>" for r in broken]
+        parts += ["</ul>"]
+    if report.duplicates:
+        parts += ["<h2>Two or more submissions with one id</h2>", "<ul>"]
+        parts += [f"<li>{html_text(student)}: graded {html_text(names[0])}, the most recently modified; not "
+                  f"{html_text(', '.join(names[1:]))}</li>" for student, names in sorted(report.duplicates.items())]
         parts += ["</ul>"]
     body = "\n".join(parts)
     return (f"<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8>"

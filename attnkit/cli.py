@@ -1,7 +1,8 @@
 """The `attnkit` command line: each command parses, calls one library function, and prints.
 
 Exit status: 0 success, 1 checks failed, 2 bad usage or bad input (one line, never a traceback),
-130 after Ctrl-C (one line saying what was kept). Every text a student controls is escaped
+130 after Ctrl-C and 143 after SIGTERM (`timeout`, CI, a job scheduler), which is handled as Ctrl-C is
+(one line saying what was kept). Every text a student controls is escaped
 (`attnkit.escaping`) before it is printed.
 """
 from __future__ import annotations
@@ -24,25 +25,26 @@ from attnkit.errors import KitError
 from attnkit.escaping import terminal, terminal_line
 from attnkit.gradescope.cli import gradescope
 from attnkit.grading.results import SubmissionResult
+from attnkit.interrupts import exit_status, terminate_as_interrupt, terminated
 from attnkit.nbgrader.cli import nbgrader
 from attnkit.reports import MESSAGE_LIMIT, check_line, plural
 from attnkit.self_check import SelfCheck
 
-INTERRUPTED = 130
 OUTPUT_SHOWN = 2000  # characters of the student's own printed output that `check` shows
 TOP_MISTAKES = 5
 NO_ARGUMENTS = getattr(click.exceptions, "NoArgsIsHelpError", ())  # click 8.2+: `attnkit` alone shows the help
 
 
 class KitGroup(click.Group):
-    """One line on stderr for every bad usage or input (exit 2) and for Ctrl-C (exit 130)."""
+    """One line on stderr for every bad usage or input (exit 2) and for Ctrl-C or SIGTERM (exit 130, 143)."""
 
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **extra)
         try:
-            code = super().main(args, prog_name, complete_var, False, **extra)
+            with terminate_as_interrupt():
+                code = super().main(args, prog_name, complete_var, False, **extra)
         except NO_ARGUMENTS as error:
             error.show()
             sys.exit(error.exit_code)
@@ -52,7 +54,7 @@ class KitGroup(click.Group):
             message = " ".join(error.format_message().split())
             _fail(f"{message} (see {where} --help)", 2)
         except click.Abort:
-            _fail("aborted", INTERRUPTED)
+            _stopped("aborted")
         sys.exit(code or 0)
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -65,16 +67,18 @@ class KitGroup(click.Group):
         except OSError as error:  # the file system refused: a bad input or place, not a bug
             _fail(f"{error.filename or 'attnkit'}: {error.strerror or error}", 2)
         except KeyboardInterrupt:
-            _fail("interrupted", INTERRUPTED)
+            _stopped("terminated" if terminated() else "interrupted")
 
 
 def _fail(message: str, status: int) -> NoReturn:
-    console = Console.from_environment()
-    if status == INTERRUPTED:
-        console.warn(message)
-    else:
-        console.error(message)
+    Console.from_environment().error(message)
     sys.exit(status)
+
+
+def _stopped(message: str) -> NoReturn:
+    """Ctrl-C or SIGTERM: one line saying what was kept, and 128 + the signal's number."""
+    Console.from_environment().warn(message)
+    sys.exit(exit_status())
 
 
 @click.group(cls=KitGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -200,20 +204,23 @@ def grade(console: Console, submissions: Path, out: Path, jobs: int, force: bool
                           listener=progress, unisolated=unisolated)
     except GradingInterrupted as stop:
         progress.finish()
-        _fail(interrupted_line(stop.run), INTERRUPTED)
+        _stopped(interrupted_line(stop.run))
     progress.finish()
-    console.line(f"Graded {run.graded} submission(s), {run.skipped} unchanged and skipped, {run.broken} broken: "
-                 f"{run.grades}")
+    console.line(f"{run.grades}: {run.counts.sentence()}; this run: {run.graded + run.broken} done, "
+                 f"{run.skipped} unchanged and kept")
     if run.report is not None:
         console.line(f"Class report: {run.out / REPORT_HTML}")
         print_top_mistakes(run, console)
 
 
 def interrupted_line(run: ClassRun) -> str:
-    if not run.graded:
-        return "interrupted before any submission was graded: run the same command again"
-    return (f"interrupted after {run.graded} of {run.todo} submission(s); {run.grades} holds them: "
-            "run the same command again to grade the rest")
+    """What was kept: from the gradebook as saved (students recorded by an earlier run, or broken ones
+    recorded before grading began, count too)."""
+    stopped = "terminated" if terminated() else "interrupted"
+    if not run.counts.students:
+        return f"{stopped} before any submission was graded: run the same command again"
+    return (f"{stopped} after {run.graded} of {run.todo} submission(s) to grade; {run.grades} holds "
+            f"{run.counts.sentence()}; run the same command again to grade the rest")
 
 
 def print_top_mistakes(run: ClassRun, console: Console) -> None:

@@ -19,6 +19,10 @@ What the class report compares but a student must never see (the numbers of wron
 mistake explains, `WrongAnswer`, and each exercise's reduced-code digest, `shared_code`) is kept in one
 file, `.attnkit-answers.json`, written with grades.csv, and joined to each student's result on reading
 while its fingerprint is unchanged.
+An output folder holds one class: a run whose submissions lack students the folder holds grades
+for (another class's gradebook, as when two classes are sent to one `--out`) is refused, unless
+`--force`, which drops those students' records so the folder holds this class alone. The ids that
+came with two submissions are kept in `.attnkit-duplicates.json`, for the class report.
 """
 from __future__ import annotations
 
@@ -46,6 +50,7 @@ FEEDBACK = "feedback"
 STAMP = ".attnkit-gradebook"
 SEED = "hidden-inputs.seed"  # the assignment's seed of the hidden checks' inputs, one line of hex digits
 ANSWERS = ".attnkit-answers.json"
+DUPLICATES = ".attnkit-duplicates.json"
 GRADES_EVERY = 1.0  # seconds at least between two writes of grades.csv while a class is graded
 
 
@@ -81,6 +86,40 @@ class Gradebook:
                 self.results[student_key(result.student)] = result
         self._answers_unsaved = False
         _join_answers(self.out / ANSWERS, self.results)
+        self.duplicates = _read_duplicates(self.out / DUPLICATES)
+
+    def others(self, students: list[str]) -> list[str]:
+        """The students this folder holds grades for who are not among `students`, sorted."""
+        keys = {student_key(student) for student in students}
+        return sorted((r.student for key, r in self.results.items() if key not in keys), key=str.casefold)
+
+    def refuse_another_class(self, students: list[str], submissions: Path, *, force: bool = False) -> None:
+        """KitError when this folder holds grades for students with no submission among `students` (another
+        class's, or a class graded from another folder), unless `force`: then their records go."""
+        others = self.others(students)
+        if not others:
+            return
+        if not force:
+            named = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+            raise KitError(f"{self.out}: holds the grades of {len(others)} student(s) with no submission in "
+                           f"{submissions} ({named}): another class's gradebook? Choose another --out, or "
+                           "--force to replace it with this class's")
+        for student in others:
+            for suffix in (".json", ".md"):
+                (self.feedback_dir / (file_stem(student) + suffix)).unlink(missing_ok=True)
+            del self.results[student_key(student)]
+        self._unsaved = True
+
+    def record_duplicates(self, duplicates: dict[str, list[str]]) -> None:
+        """This run's ids that came with more than one submission: the id, then the submission graded and
+        those set aside (every run triages the whole class, so this replaces the last run's)."""
+        if duplicates == self.duplicates and (self.out / DUPLICATES).exists() == bool(duplicates):
+            return
+        self.duplicates = duplicates
+        if duplicates:
+            write_atomically(self.out / DUPLICATES, json.dumps(duplicates, indent=2, ensure_ascii=False) + "\n")
+        else:
+            (self.out / DUPLICATES).unlink(missing_ok=True)
 
     def refuse_foreign_grades(self, *, force: bool = False) -> None:
         """KitError when `out` holds a grades.csv this kit did not write (or one edited since), unless `force`."""
@@ -218,6 +257,17 @@ def _read_result(path: Path) -> SubmissionResult | None:
         return SubmissionResult.from_json(json.loads(path.read_text(encoding="utf-8")), str(path))
     except (OSError, ValueError, ResultError):
         return None
+
+
+def _read_duplicates(path: Path) -> dict[str, list[str]]:
+    """The last run's duplicate ids, or none for a missing or damaged file (the next run writes it anew)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {str(k): [str(n) for n in v] for k, v in data.items() if isinstance(v, list)}
 
 
 def _digest(data: bytes) -> str:

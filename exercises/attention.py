@@ -1,8 +1,8 @@
 """Exercise `attention`: the whole formula, softmax(Q Kᵀ / √d_k) V.
 
 Lesson: "The whole formula", read from the inside out, and the four steps of
-"Following cake through attention" (score, scale, softmax, blend).
-Check it with `attnkit check attention`.
+"Following “cake” through attention, number by number" (score, scale, softmax,
+blend). Check it with `attnkit check attention`.
 """
 import torch
 

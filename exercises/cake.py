@@ -1,7 +1,7 @@
 """Exercise `cake`: Try it yourself, make cake ignore chocolate.
 
-Lesson: "Try it yourself", on the table of "Following cake through attention".
-Check it with `attnkit check cake`.
+Lesson: "Try it yourself", on the table of "Following “cake” through attention,
+number by number". Check it with `attnkit check cake`.
 
 Rows are the tokens eggless, chocolate, cake.
 """

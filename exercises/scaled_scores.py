@@ -1,7 +1,8 @@
 """Exercise `scaled_scores`: steps 1 and 2 of the worked example, score and scale.
 
-Lesson: "Following cake through attention", Step 1: Score and Step 2: Scale;
-"The whole formula" (Q Kᵀ / √d_k). Check it with `attnkit check scaled_scores`.
+Lesson: "Following “cake” through attention, number by number", Step 1: Score
+and Step 2: Scale; "The whole formula" (Q Kᵀ / √d_k). Check it with
+`attnkit check scaled_scores`.
 """
 import torch
 

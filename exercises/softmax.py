@@ -1,7 +1,8 @@
 """Exercise `softmax`: raise e to each score and divide by the total.
 
-Lesson: "Following cake through attention", Step 3: Softmax, and "The whole
-formula" (the softmax of a row of scores). Check it with `attnkit check softmax`.
+Lesson: "Following “cake” through attention, number by number", Step 3:
+Softmax, and "The whole formula" (the softmax of a row of scores). Check it
+with `attnkit check softmax`.
 """
 import torch
 

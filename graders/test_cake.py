@@ -16,6 +16,7 @@ SETTINGS = {
 TABLES = {"QUERIES": "queries", "KEYS": "keys", "VALUES": "values"}  # constant -> the lesson's [data] table
 PREDICTIONS = {"PREDICTED_WEIGHTS": 3, "PREDICTED_OUTPUT": 2}       # name -> how many numbers
 CAKE, EGGLESS, CHOCOLATE = 2, 0, 1                                  # rows of the tables
+FOUR_PLACES = 5e-5 + 1e-12  # two numbers equal to four decimal places differ by at most half a unit of the fourth
 
 
 def read_cake(attempt, data) -> dict:
@@ -136,17 +137,32 @@ def test_predictions(attempt, data, settings):
     def near(predicted: np.ndarray, actual: np.ndarray, within) -> bool:
         return bool(np.all(np.abs(predicted - actual) <= within))
 
-    if predicted_weights is not None and not near(predicted_weights, weights, tolerance):
-        if near(predicted_weights, unscaled, tolerance):
+    def unscaled_exactly(predicted: np.ndarray, unscaled_value: np.ndarray, scaled_value: np.ndarray) -> bool:
+        """The computation without √d_k to four places (and that is not also the right one to four places):
+        the unscaled numbers, even where they fall within the tolerance of the right ones."""
+        return near(predicted, unscaled_value, FOUR_PLACES) and not near(unscaled_value, scaled_value, FOUR_PLACES)
+
+    weights_off = False
+    if predicted_weights is not None:
+        if unscaled_exactly(predicted_weights, unscaled, weights) or (
+                not near(predicted_weights, weights, tolerance) and near(predicted_weights, unscaled, tolerance)):
             attempt.report("cake-prediction-unscaled", f"you predicted cake's weights {numbers(predicted_weights)}, "
                                                        "which is what the scores give without dividing by √d_k")
-        else:
+            weights_off = True
+        elif not near(predicted_weights, weights, tolerance):
             attempt.report("cake-prediction-off", f"you predicted cake's weights {numbers(predicted_weights)}; "
                                                   f"your keys give {numbers(weights)}")
-    if predicted_output is not None and not near(predicted_output, weights @ values, output_tolerance):
-        if near(predicted_output, unscaled @ values, output_tolerance):
-            attempt.report("cake-prediction-unscaled", f"you predicted cake's output {numbers(predicted_output)}, "
-                                                       "which is the blend without dividing by √d_k")
-        else:
-            attempt.report("cake-output-off", f"you predicted cake's output {numbers(predicted_output)}; "
-                                              f"your keys give {numbers(weights @ values)}")
+            weights_off = True
+    if predicted_output is None:
+        return
+    output, unscaled_output = weights @ values, unscaled @ values
+    if unscaled_exactly(predicted_output, unscaled_output, output) or (
+            not near(predicted_output, output, output_tolerance)
+            and near(predicted_output, unscaled_output, output_tolerance)):
+        attempt.report("cake-prediction-unscaled", f"you predicted cake's output {numbers(predicted_output)}, "
+                                                   "which is the blend without dividing by √d_k")
+    elif not near(predicted_output, output, output_tolerance):
+        if weights_off and near(predicted_output, predicted_weights @ values, output_tolerance):
+            return  # the blend of the student's own weights: Step 4 done right on them, no second mistake
+        attempt.report("cake-output-off", f"you predicted cake's output {numbers(predicted_output)}; "
+                                          f"your keys give {numbers(output)}")

@@ -5,9 +5,10 @@ d_model != d_k, no size one more than another), so the student's layer and the r
 the same numbers. The layer's make-up is read first: projections the checks cannot set (not owned
 by the module, the wrong size, one matrix under two names, not an nn.Linear) are named from it,
 with a bias where one is seen. Otherwise the numbers decide (the mistake models name what they
-explain); a wrong answer that becomes right with every unset 1-D parameter zeroed is a bias, one
-that does not change when the weights change uses no projection, and a missing part no model
-explains is named as missing. The last check follows the gradients back to the three weights.
+explain); a wrong answer that becomes right with every unset 1-D parameter zeroed is a bias (and one
+that a mistake model explains once they are zeroed, a bias and that mistake), one that does not
+change when the weights change uses no projection, and a missing part no model explains is named
+as missing. The last check follows the gradients back to the three weights.
 """
 from dataclasses import replace
 
@@ -92,10 +93,19 @@ def explain_probes(attempt, request, built, finding) -> None:
                                                                   "SelfAttention.parameters() is empty")
             return
     zeroed = replace(request, zero_unset=True)
-    if attempt.right(zeroed, attempt.ask(zeroed)):
+    unbiased = attempt.ask(zeroed)
+    if attempt.right(zeroed, unbiased):
         attempt.explain(finding, "projection-bias",
                         "with every 1-D parameter the checks do not set made zero, "
                         "your layer gives the expected numbers: those parameters add a bias")
+        return
+    zeroing_matters = not same_numbers(attempt.ask(request), unbiased)  # else no 1-D parameter changes anything
+    besides = attempt.explained_by(zeroed, unbiased) if zeroing_matters else []
+    if len(besides) == 1:  # a bias and one more mistake, which the numbers show once the bias is zero
+        attempt.explain(finding, "projection-bias", "your projections have a bias; with it made zero your layer's "
+                                                    "numbers are still wrong, in a way a second mistake explains")
+        for mistake in besides[0]:
+            attempt.report(mistake, "what your layer computes once its bias is made zero")
         return
     # Each projection changed its own way: negating W_q and W_k together would leave Q Kᵀ as it was.
     changes = {"W_q.weight": -1.0, "W_k.weight": 2.0, "W_v.weight": -1.0}
@@ -141,10 +151,10 @@ def test_gradients_reach_projections(attempt, rng):
     answer = judge(attempt, request)
     if answer is None:
         reply = attempt.ask(request)
-        cut_gradients(attempt, reply, excused=unused_parts(attempt, request, reply))
+        cut_gradients(attempt, request, reply, excused=unused_parts(attempt, request, reply))
         return
     expected = attempt.reference(request).layer.grads
-    if not cut_gradients(attempt, answer, excused=set(), elsewhere=cut_elsewhere(attempt, request, answer)):
+    if not cut_gradients(attempt, request, answer, excused=set(), elsewhere=cut_elsewhere(attempt, request, answer)):
         for part in PARTS:
             got, want = answer.layer.grads[f"{part}.weight"], expected[f"{part}.weight"]
             if not np.allclose(got, want, rtol=1e-3, atol=1e-5):
@@ -187,14 +197,18 @@ def cut_elsewhere(attempt, request, answer) -> bool:
         and not without_gradient(stood_in)
 
 
-def cut_gradients(attempt, answer, excused: set[str], elsewhere: bool = False) -> bool:
+def cut_gradients(attempt, request, answer, excused: set[str], elsewhere: bool = False) -> bool:
     """Name a cut graph: a part the checks set that gets no gradient. True if one was named.
 
-    `elsewhere`: the layer's own code passes gradients on when what it calls is stood in for."""
+    An output of another shape than the upstream gradient's cannot be sent it back, so its missing
+    gradients are no evidence of a cut (its shape is named already). `elsewhere`: the layer's own code
+    passes gradients on when what it calls is stood in for."""
     if getattr(answer, "layer", None) is None or answer.returned is None:
         return False
     returned = answer.returned
     first = returned.items[0] if returned.kind == "sequence" and returned.items else returned
+    if first.array is not None and first.array.shape != request.upstream.shape:
+        return False
     cut = [part for part in without_gradient(answer) if part not in excused]
     if cut:
         numpy = "" if first.type_name == "Tensor" else f": your output is a {first.type_name}, and numpy keeps no graph"

@@ -3,8 +3,9 @@
 The grids' rows and columns differ (a softmax along the wrong axis shows in the numbers), one
 hidden grid is square (a sum without keepdim broadcasts silently only there), a batch is asked
 along dim=-1 and dim=1, and large scores are asked with a small twin (the same scores shrunk to
-within ±5): a softmax that is right on the twin and overflows on the large ones is unstable; one large
-grid is square, so an overflow shows beside a missing keepdim too.
+within ±5): a softmax that is right on the twin and wrong on the large ones is unstable (overflow, or, on the
+public grid, whose second row is small beside the first's 1000, a shift by the grid's max that lets that row
+underflow); one large grid is square, so an overflow shows beside a missing keepdim too.
 
 The hidden large scores are soft, not one-hot: each row is an offset near 1000 (e^1000 overflows even
 float64) plus its own shuffle of evenly spaced scores a little jittered, so every row spreads over 4
@@ -19,8 +20,10 @@ from attnkit.grading.api import call
 SHIFT = 40.0  # added to every hidden random score: the right weights stay the same, lost precision shows
 
 
-def softmax(scores: np.ndarray, dim: int = -1, dtype: str = "float32"):
-    return call("softmax", "softmax", scores, dim, dtype=dtype)
+def softmax(scores: np.ndarray, dim: int | None = -1, dtype: str = "float32"):
+    """The call softmax(scores, dim); with `dim` None, softmax(scores), as attention may call it: the contract's
+    default dim=-1 is then the student's own, and a wrong default shows."""
+    return call("softmax", "softmax", scores, *([] if dim is None else [dim]), dtype=dtype)
 
 
 def expect_large(attempt, scores: np.ndarray, dtype: str = "float32", shift: bool = False) -> None:
@@ -39,23 +42,26 @@ def soft_large(rng: np.random.Generator, rows: int, columns: int) -> np.ndarray:
 
 
 def test_lesson_weights(attempt, data):
-    """cake's weights on the lesson's scaled scores"""
+    """cake's weights on the lesson's scaled scores, asked with dim=-1 and with no dim (its default)"""
     attempt.expect(softmax(data["scaled_scores"]))
+    attempt.expect(softmax(data["scaled_scores"], None))
 
 
 def test_rows_sum_to_one(attempt, rng):
-    """each row of weights sums to 1 on a non-square grid, and on the lesson's large scores [1000, 0, 0]"""
+    """each row of weights sums to 1 on a non-square grid, and on large scores (e^1000 overflows) beside a row of
+    small ones (a row far below the grid's largest score must not vanish)"""
     attempt.expect(softmax(rng.normal(size=(4, 6))))
-    expect_large(attempt, np.array([[1000.0, 0.0, 0.0], [0.0, 1000.0, 2.0]]))
+    expect_large(attempt, np.array([[1000.0, 0.0, 0.0], [0.0, 1.0, 2.0]]))
 
 
 def test_random_batched(attempt, rng):
-    """batched scores along dim=-1 and dim=1, and a square grid"""
+    """batched scores along dim=-1, dim=1 and the default dim, and a square grid"""
     # Around SHIFT, which leaves the right weights as they are: rounding scores to half precision (steps of
     # 1/32 there) moves the weights by many times the tolerance; float32 (steps of 4e-6) by a hundredth of it.
     scores = rng.normal(scale=2.0, size=(2, 3, 5)) + SHIFT
     attempt.expect(softmax(scores, -1))
     attempt.expect(softmax(scores, 1))
+    attempt.expect(softmax(scores, None))
     attempt.expect(softmax(rng.normal(scale=2.0, size=(5, 5)) + SHIFT))
 
 

@@ -80,3 +80,23 @@ def test_a_model_switching_an_id_the_catalogue_lacks_is_refused_naming_it(tmp_pa
     oracle = ReferenceOracle(COURSE.solutions_dir, tmp_path, CATALOGUE.mistakes)
     with pytest.raises(KitError, match=r"softmax\.py: the model switches 'softmax-typo'"):
         list(oracle.candidates(call("softmax", "softmax", np.ones((2, 2)), -1), 1))
+
+
+@pytest.mark.parametrize("exercise", COURSE.exercises, ids=COURSE.ids)
+def test_the_not_implemented_words_are_true_of_every_stub(exercise):
+    """The words for an untouched stub name only what that stub holds: a raise where it raises, a None where
+    it holds one (cake's stub is constants, with no raise at all)."""
+    stub = (COURSE.exercises_dir / f"{exercise.module}.py").read_text()
+    mistake = CATALOGUE["not-implemented"]
+    words = f"{mistake.explanation} {mistake.hint}"
+    if re.search(r"\bthe raise\b|\bwhere the raise is\b", words):
+        assert "raise NotImplementedError" in stub, f"{exercise.module}.py has no raise, the words say it has"
+    assert "raise NotImplementedError" in stub or "None" in stub
+
+
+@pytest.mark.parametrize("mistake", CATALOGUE.mistakes.values(), ids=list(CATALOGUE.mistakes))
+def test_the_words_are_the_lessons_not_jargon(mistake):
+    """Feedback speaks the lesson's language: programmers' shorthand it never uses is not in it."""
+    jargon = ("negative-index", "index friendly", "broadcast-safe", "idempotent")
+    words = f"{mistake.explanation} {mistake.hint}".lower()
+    assert not [j for j in jargon if j in words]

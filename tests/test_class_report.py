@@ -58,7 +58,7 @@ def test_a_broken_submission_counts_as_zero_and_is_listed_with_its_reason():
     report = build_report(COURSE, [result_with("ann", {}), broken])
     assert report.to_json()["exercises"]["cake"]["mean"] == 1.5
     page = render_html(report)
-    assert "1 could not be graded" in page and "dan.zip: not a zip file" in page
+    assert "2 students, 1 graded and 1 broken (zeros)" in page and "dan.zip: not a zip file" in page
 
 
 def test_the_page_escapes_every_student_string_and_needs_nothing_from_outside():

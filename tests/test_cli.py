@@ -14,7 +14,9 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from attnkit.cli import main
+from attnkit.class_grading import ClassRun
+from attnkit.class_report import ClassCounts
+from attnkit.cli import interrupted_line, main
 from attnkit.nbgrader.build import default_timeout
 from kit import COURSE, REPO, reference_submission
 
@@ -272,3 +274,16 @@ def test_check_outside_a_handout_says_to_run_it_in_the_handout_folder(tmp_path):
     result = run(["check"], tmp_path)
     assert result.exit_code == 2 and "run this in your handout folder" in result.output
     assert "course repo" not in result.output
+
+
+@pytest.mark.parametrize("counts", [ClassCounts(1, 0, 1, 0), ClassCounts(3, 3, 0, 0)],
+                         ids=["broken-only", "earlier-run"])
+def test_an_interrupt_never_says_nothing_was_graded_when_grades_csv_holds_a_row(tmp_path, counts):
+    """A broken submission is recorded before grading starts, and an earlier run's rows are kept: either way
+    grades.csv holds rows, though this run graded none."""
+    line = interrupted_line(ClassRun(tmp_path, todo=5, counts=counts))
+    assert "before any" not in line and f"holds {counts.sentence()}" in line
+
+
+def test_an_interrupt_before_anything_was_recorded_says_so(tmp_path):
+    assert "interrupted before any submission was graded" in interrupted_line(ClassRun(tmp_path, todo=5))

@@ -119,6 +119,33 @@ def test_a_grades_csv_it_did_not_write_is_left_alone(tmp_path):
     assert run.broken == 1 and "eve" in (tmp_path / "out" / "grades.csv").read_text()
 
 
+def broken_class(folder: Path, *students: str) -> Path:
+    """A class of broken zips: recorded with their reason, nothing graded, so a run takes no time."""
+    folder.mkdir(parents=True)
+    for student in students:
+        (folder / f"{student}.zip").write_text("not a zip")
+    return folder
+
+
+def test_an_output_folder_holding_another_class_is_refused_and_force_replaces_it(tmp_path):
+    grade_class(COURSE, broken_class(tmp_path / "first", "ann", "bob"), tmp_path / "out", jobs=1)
+    before = (tmp_path / "out" / "grades.csv").read_text()
+    with pytest.raises(KitError, match=r"holds the grades of 2 student\(s\) with no submission in .*second "
+                                       r"\(ann, bob\): another class's gradebook"):
+        grade_class(COURSE, broken_class(tmp_path / "second", "cat"), tmp_path / "out", jobs=1)
+    assert (tmp_path / "out" / "grades.csv").read_text() == before
+    run = grade_class(COURSE, tmp_path / "second", tmp_path / "out", jobs=1, force=True)
+    assert run.counts.students == 1
+    assert [line.split(",")[0] for line in (tmp_path / "out" / "grades.csv").read_text().splitlines()[1:]] == ["cat"]
+    assert sorted(p.name for p in (tmp_path / "out" / "feedback").iterdir()) == ["cat.json", "cat.md"]
+
+
+def test_the_same_class_with_a_student_more_is_graded_into_its_folder(tmp_path):
+    grade_class(COURSE, broken_class(tmp_path / "class", "ann"), tmp_path / "out", jobs=1)
+    (tmp_path / "class" / "bob.zip").write_text("not a zip")
+    assert grade_class(COURSE, tmp_path / "class", tmp_path / "out", jobs=1).counts.students == 2
+
+
 class Recorder(Listener):
     def __init__(self) -> None:
         self.warnings: list[str] = []
@@ -251,6 +278,28 @@ def test_a_class_report_is_written_and_the_common_mistakes_printed(graded):
     assert report["exercises"]["softmax"]["mistakes"][0]["students"] == ["mallory"]
     assert "<script>" not in (out / "report.html").read_text()
     assert re.search(r"Most common mistakes:\n\s+1 student\s+crash \(softmax\)", process.stdout)
+
+
+@pytest.mark.slow
+def test_the_terminal_the_report_and_grades_csv_give_the_same_counts(graded):
+    process, out, rows, _ = graded
+    report = json.loads((out / "report.json").read_text())
+    records = [json.loads(p.read_text()) for p in (out / "feedback").glob("*.json")]
+    broken = [r["student"] for r in records if r["problem"]]
+    assert len(records) == len(rows)
+    counts = {"students": len(rows), "graded": len(rows) - len(broken), "broken": len(broken), "duplicates": 3}
+    assert report["counts"] == counts and len(broken) == 3
+    said = f"{len(rows)} students, {len(rows) - 3} graded and 3 broken (zeros), 3 ids with two or more submissions"
+    assert said in process.stdout and said in (out / "report.html").read_text()
+
+
+@pytest.mark.slow
+def test_a_duplicate_id_is_recorded_in_the_report(graded):
+    _, out, _, _ = graded
+    duplicates = {d["student"]: d for d in json.loads((out / "report.json").read_text())["duplicates"]}
+    assert duplicates["bob"] == {"student": "bob", "graded": "bob (1).zip", "set_aside": ["bob.zip"]}
+    assert duplicates["ALICE"]["set_aside"] == ["alice"] and set(duplicates) == {"ALICE", "bob", "\x1b[31mRED"}
+    assert "bob: graded bob (1).zip, the most recently modified; not bob.zip" in (out / "report.html").read_text()
 
 
 @pytest.mark.slow

@@ -24,8 +24,9 @@ def kit_imports(path: Path) -> list[tuple[str, tuple[str, ...]]]:
     return found
 
 
-def test_both_courses_have_graders():
-    assert {p.parent.parent for p in GRADERS} >= {REPO, REPO / "tests" / "courses" / "causal"}
+def test_every_course_has_graders():
+    courses = {REPO, *(REPO / "tests" / "courses" / name for name in ("causal", "layernorm"))}
+    assert {p.parent.parent for p in GRADERS} >= courses
 
 
 @pytest.mark.parametrize("grader", GRADERS, ids=lambda p: str(p.relative_to(REPO)))

@@ -9,11 +9,13 @@ import os
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from pathlib import Path
 
 import pytest
 
+from attnkit.class_grading import SCRATCH_PREFIX
 from kit import REPO, reference_submission
 from test_rerun import gradebook
 
@@ -48,14 +50,16 @@ def alive(pid: int) -> bool:
 
 
 class Interrupted:
-    """A command run until `ready(seconds since its first child process)` says so, then sent Ctrl-C.
+    """A command run until `ready(seconds since its first child process)` says so, then sent Ctrl-C (SIGINT
+    to its process group, as a terminal does) or `signal_number` to the command alone (as `kill` does).
 
     What it printed, and which of the processes it started are still there afterwards.
     """
 
-    def __init__(self, args: list[str], cwd: Path, ready):
+    def __init__(self, args: list[str], cwd: Path, ready, signal_number: int = signal.SIGINT):
         process = subprocess.Popen(args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                    start_new_session=True)
+        self.pid = process.pid
         self.seen: set[int] = set()
         deadline, first_child = time.monotonic() + 300, None
         while time.monotonic() < deadline and process.poll() is None:
@@ -65,7 +69,10 @@ class Interrupted:
                 break
             time.sleep(0.02)
         assert process.poll() is None, "finished before it could be interrupted"
-        os.killpg(process.pid, signal.SIGINT)
+        if signal_number == signal.SIGINT:
+            os.killpg(process.pid, signal.SIGINT)
+        else:
+            process.send_signal(signal_number)
         stdout, stderr = process.communicate(timeout=120)
         self.returncode, self.stdout, self.stderr = process.returncode, stdout.decode(), stderr.decode()
         deadline = time.monotonic() + 15
@@ -82,28 +89,44 @@ def a_class(tmp_path_factory) -> Path:
     return folder
 
 
-MOMENTS = {  # the warm parent or the workers are importing torch (about a second), or the first students are written
-    "warm-up": lambda out: lambda since: since > 0.25 and not (out / "feedback").exists(),
+# the warm parent or the workers are importing torch (about a second: feedback/ is made before, for the
+# hidden inputs' seed, but holds no student yet), or the first students are written
+MOMENTS = {
+    "warm-up": lambda out: lambda since: since > 0.25 and not any((out / "feedback").glob("*.json")),
     "grading": lambda out: lambda since: (out / "grades.csv").exists(),
 }
 
 
-@pytest.fixture(scope="module", params=[("warm-up", 1), ("grading", 1), ("warm-up", 2), ("grading", 2)],
-                ids=lambda p: f"{p[0]}-jobs{p[1]}")
+SIGTERM = signal.SIGTERM  # what `timeout`, CI and job schedulers send: handled as Ctrl-C is, exit 143
+STOPS = [("warm-up", 1, signal.SIGINT), ("grading", 1, signal.SIGINT), ("warm-up", 2, signal.SIGINT),
+         ("grading", 2, signal.SIGINT), ("warm-up", 2, SIGTERM), ("grading", 1, SIGTERM), ("grading", 2, SIGTERM)]
+
+
+@pytest.fixture(scope="module", params=STOPS,
+                ids=lambda p: f"{p[0]}-jobs{p[1]}" + ("-sigterm" if p[2] == SIGTERM else ""))
 def interrupted(request, a_class, tmp_path_factory):
-    moment, jobs = request.param
+    moment, jobs, signal_number = request.param
     out = tmp_path_factory.mktemp("out") / "grades"
     run = Interrupted(["attnkit", "grade", str(a_class), "--out", str(out), "--jobs", str(jobs)], REPO,
-                      MOMENTS[moment](out))
+                      MOMENTS[moment](out), signal_number)
+    run.signal_number = signal_number
     return run, out, moment, jobs
 
 
 def test_ctrl_c_prints_one_line_and_exits_130(interrupted):
     run, out, moment, jobs = interrupted
-    assert run.returncode == 130 and run.stdout == ""
+    word = "terminated" if run.signal_number == SIGTERM else "interrupted"
+    assert run.returncode == 128 + run.signal_number and run.stdout == ""
     assert len(run.stderr.splitlines()) == 1, run.stderr
-    expected = "interrupted before any submission was graded" if moment == "warm-up" else "run the same command again"
-    assert run.stderr.startswith("attnkit: interrupted") and expected in run.stderr
+    expected = f"{word} before any submission was graded" if moment == "warm-up" else "run the same command again"
+    assert run.stderr.startswith(f"attnkit: {word}") and expected in run.stderr
+
+
+def test_ctrl_c_removes_the_class_copy(interrupted):
+    run, *_ = interrupted
+    copies = [p for folder in ("/dev/shm", tempfile.gettempdir()) if os.path.isdir(folder)
+              for p in Path(folder).glob(f"{SCRATCH_PREFIX}{run.pid}-*")]
+    assert copies == []
 
 
 def test_ctrl_c_keeps_a_consistent_gradebook(interrupted):

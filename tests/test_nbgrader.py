@@ -36,11 +36,14 @@ from pathlib import Path
 import nbformat
 import pytest
 from nbclient import NotebookClient
+from nbgrader.preprocessors import ClearSolutions
 
 from attnkit.config import load_course
 from attnkit.errors import KitError
-from attnkit.nbgrader.answers import BEGIN, END, answer_cell_source, module_source
+from attnkit.grading.results import CheckResult
+from attnkit.nbgrader.answers import BEGIN, CODE_STUB, END, answer_cell_source, module_source
 from attnkit.nbgrader.build import build_course
+from attnkit.nbgrader.checks import REPORT_WIDTH, check_report
 from attnkit.nbgrader.extract import (
     NotebookReader,
     answer_sources,
@@ -50,6 +53,7 @@ from attnkit.nbgrader.extract import (
     write_package,
 )
 from attnkit.nbgrader.notebooks import BEGIN_HIDDEN, build_notebook, check_cell_id
+from attnkit.nbgrader.release import without_top_level_stubs
 from attnkit.nbgrader.samples import grade_id, only_assignment, solved_notebook
 from attnkit.sandbox import isolation
 from kit import CATALOGUE, COURSE, REPO, nbgrader_exercise_points
@@ -266,6 +270,53 @@ def test_release_holds_no_solution(course_dir):
                 solution_lines.add(line.strip())
     assert solution_lines
     assert [line for line in solution_lines if line in release] == []
+
+
+def test_a_released_constants_cell_keeps_the_given_values_and_raises_nothing():
+    """cake's cell raised NotImplementedError after each of its three constants: a student who had fixed
+    KEYS met the next raise. The release keeps the handed-out values as live code instead."""
+    released = released_cell("cake")
+    assert "NotImplementedError" not in released
+    given: dict = {}
+    exec((COURSE.root / "exercises" / "cake.py").read_text(), given)
+    names: dict = {}
+    exec(released, names)  # raises nothing
+    assert {k: names[k] for k in ("QUERIES", "VALUES", "KEYS", "PREDICTED_WEIGHTS", "PREDICTED_OUTPUT")} == \
+        {k: given[k] for k in ("QUERIES", "VALUES", "KEYS", "PREDICTED_WEIGHTS", "PREDICTED_OUTPUT")}
+
+
+@pytest.mark.parametrize("exercise", [e.id for e in COURSE.exercises if e.id != "cake"])
+def test_a_released_function_still_raises_until_it_is_written(exercise):
+    released = released_cell(exercise)
+    assert "    raise NotImplementedError()" in released
+
+
+def released_cell(exercise: str) -> str:
+    """An exercise's answer cell as nbgrader's ClearSolutions and then the kit's step release it."""
+    module = COURSE.exercise(exercise).module
+    source = answer_cell_source(exercise, (COURSE.root / "exercises" / f"{module}.py").read_text(),
+                                (COURSE.solutions_dir / f"{module}.py").read_text())
+    cell = nbformat.v4.new_code_cell(source)
+    ClearSolutions(code_stub={"python": CODE_STUB})._replace_solution_region(cell, "python")
+    return without_top_level_stubs(cell.source)
+
+
+@pytest.mark.slow
+def test_the_released_cake_cell_runs(course_dir):
+    release = nbformat.read(course_dir / "release" / ASSIGNMENT / NOTEBOOK, as_version=4)
+    cake = next(c for c in release.cells if "QUERIES = " in c.source)
+    assert "NotImplementedError" not in cake.source
+    exec(cake.source, {})
+
+
+def test_a_verdict_is_wrapped_for_the_feedback_page():
+    """nbgrader's feedback page shows a cell's output preformatted, never wrapped by the browser."""
+    long = "Your answer has the right shape but different numbers, " * 6
+    check = CheckResult("the lesson's outputs", "test_x", True, passed=False, points=0.0, max_points=1.0,
+                        message=long.strip(), mistakes=["wrong-values"], hint="Work this step by hand. " * 8)
+    lines = check_report("attention", check).splitlines()
+    assert max(len(line) for line in lines) <= REPORT_WIDTH and len(lines) > 4
+    assert " ".join(line.strip() for line in lines).count("different numbers") == 6
 
 
 @pytest.mark.slow
@@ -650,6 +701,22 @@ def test_kernel_environment_names_no_course(tmp_path, options):
     environment = json.loads(result.stdout)
     assert COURSE_PATH_VARIABLE not in environment
     assert [v for v in environment.values() if names_the_course(v)] == []
+
+
+def test_a_kernel_run_from_a_virtual_environment_in_the_course_is_not_told_where_that_is(tmp_path):
+    """The usual `.venv` inside a course repository: the kernel's interpreter lives in the course, and
+    its folder on the kernel's PATH named the course (a fresh clone failed the test above)."""
+    interpreter = tmp_path / "course" / ".venv" / "bin" / "python"
+    interpreter.parent.mkdir(parents=True)
+    interpreter.symlink_to(sys.executable)
+    (tmp_path / "connection.json").write_text("{}")
+    (tmp_path / "verdicts.json").write_text("{}")
+    command = [sys.executable, "-m", "attnkit.nbgrader.kernel", "--verdicts", str(tmp_path / "verdicts.json"),
+               "--connection-file", str(tmp_path / "connection.json"), "--memory-mb", "2048", "--cpu-seconds", "60",
+               "--unconfined", "--", str(interpreter), "-c", "import json, os; print(json.dumps(dict(os.environ)))"]
+    result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    environment = json.loads(result.stdout)
+    assert [v for v in environment.values() if str(tmp_path / "course") in v] == []
 
 
 def names_the_course(value: str) -> bool:

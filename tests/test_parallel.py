@@ -5,7 +5,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -91,11 +90,13 @@ def test_a_run_gives_every_student_the_same_hidden_inputs_and_its_salt_decides_t
 def test_a_class_graded_by_two_workers_starts_one_warm_parent_and_leaves_nothing(tmp_path):
     """The workers share the grading process's sandbox parent: one torch import fewer at start-up. They end
     without Python's own clean-up (torch's teardown cost 0.3 s), so what they made on disk is removed first."""
-    oracles = set(Path(tempfile.gettempdir()).glob("attnkit-oracle-*"))
+    scratch = tmp_path / "tmp"  # this run's own temporary folder: other runs on the machine make oracles too
+    scratch.mkdir()
     for name in ("ann", "bob", "cy", "dee"):
         reference_submission(tmp_path / "class" / name)
     process = subprocess.Popen(["attnkit", "grade", str(tmp_path / "class"), "--out", str(tmp_path / "out"),
-                                "--jobs", "2"], cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                "--jobs", "2"], cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               env={**os.environ, "TMPDIR": str(scratch)})
     parents: set[int] = set()
     while process.poll() is None:
         warm = {pid for pid in children_of({process.pid}) if b"attnkit.sandbox.warm" in cmdline(pid)}
@@ -104,7 +105,7 @@ def test_a_class_graded_by_two_workers_starts_one_warm_parent_and_leaves_nothing
         time.sleep(0.02)
     assert process.returncode == 0, process.stderr.read() if process.stderr else ""
     assert len(parents) == 1
-    assert set(Path(tempfile.gettempdir()).glob("attnkit-oracle-*")) == oracles
+    assert not list(scratch.glob("attnkit-oracle-*"))
 
 
 def cmdline(pid: int) -> bytes:

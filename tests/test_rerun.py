@@ -43,21 +43,21 @@ def test_unchanged_submissions_are_skipped_and_force_regrades(tmp_path):
     out = tmp_path / "out"
     first = grade(class_dir, out)
     assert first.returncode == 0, first.stderr
-    assert "Graded 2 submission(s), 0 unchanged and skipped, 1 broken" in first.stdout
+    assert "3 students, 2 graded and 1 broken (zeros); this run: 3 done, 0 unchanged" in first.stdout
     before = gradebook(out)
 
     second = grade(class_dir, out)
-    assert "Graded 0 submission(s), 3 unchanged and skipped" in second.stdout
+    assert "this run: 0 done, 3 unchanged and kept" in second.stdout
     assert gradebook(out) == before
 
     softmax = class_dir / "ben" / "exercises" / "softmax.py"
     softmax.write_text((REPO / "solutions" / "softmax.py").read_text())
     third = grade(class_dir, out)
-    assert "Graded 1 submission(s), 2 unchanged and skipped" in third.stdout
+    assert "this run: 1 done, 2 unchanged and kept" in third.stdout
     assert gradebook(out)["ben"]["total"] == before["ann"]["total"]
 
     forced = grade(class_dir, out, "--force")
-    assert "Graded 2 submission(s), 0 unchanged and skipped, 1 broken" in forced.stdout
+    assert "3 students, 2 graded and 1 broken (zeros); this run: 3 done" in forced.stdout
 
 
 @pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGKILL], ids=["ctrl-c", "kill"])
@@ -81,5 +81,5 @@ def test_an_interrupted_run_leaves_the_students_done_and_the_next_run_finishes(t
     recorded = len(list((out / "feedback").glob("*.json")))
     rest = grade(class_dir, out)
     assert rest.returncode == 0, rest.stderr
-    assert f"{recorded} unchanged and skipped" in rest.stdout
+    assert f"{recorded} unchanged and kept" in rest.stdout
     assert len(gradebook(out)) == STUDENTS

@@ -392,6 +392,10 @@ def nap(x):
     time.sleep(NAP)
     return x
 
+def nap_and_exit(x):
+    time.sleep(NAP / 40)
+    os._exit(0)
+
 def hoard_memory_files(x):
     files = []
     for count in range(1, 200):
@@ -545,6 +549,21 @@ def test_the_time_budget_stops_a_sleeper_and_every_later_call_times_out_at_once(
     assert all("time budget of 1.5 s is spent" in r.message for r in results[first_timeout:])
     assert sum(spans) < budget.time_budget + 0.5
     assert max(spans[first_timeout + 1:]) < 0.05
+
+
+def test_the_time_budget_counts_starting_each_process_too(limits_probe):
+    """A submission that ends its own process on every call makes the grader start one a call: that time
+    is the submission's too, so all its calls together still end within the budget (a start takes some
+    0.02 s here, and a third of the time twenty short calls took was once charged to nobody)."""
+    budget = Limits(call_timeout=1.0, time_budget=1.0)
+    with SandboxedSubmission(limits_probe, budget) as sandbox:  # the sandboxes' parent started: not timed
+        assert sandbox.run(probe_call("double")).status == "ok"
+    with SandboxedSubmission(limits_probe, budget) as sandbox:
+        started = time.monotonic()
+        statuses = [sandbox.run(probe_call("nap_and_exit")).status for _ in range(100)]
+        spent = time.monotonic() - started
+    assert statuses[0] == "exited" and statuses[-1] == "timeout"
+    assert spent < budget.time_budget + 0.15
 
 
 @isolated

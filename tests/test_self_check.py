@@ -32,6 +32,10 @@ import math
 def scaled_scores(Q, K):
     return Q @ K.T / math.sqrt(K.shape[-1])
 '''
+DK_SCALE = '''
+def scaled_scores(Q, K):
+    return Q @ K.transpose(-2, -1) / K.shape[-1]
+'''
 WRONG_DIM = '''
 import torch
 def softmax(scores, dim=-1):
@@ -100,3 +104,16 @@ def test_an_unreadable_record_of_torch_is_one_line_naming_the_file(handout_cours
     (folder / "checks" / RECORDED_WITH).write_text("not json")
     with pytest.raises(KitError, match=f"{RECORDED_WITH}: cannot read the torch"):
         torch_note(load_course(folder / "course.toml"))
+
+
+def test_the_module_named_is_the_one_where_the_mistake_is(handout_course, tmp_path):
+    """The layer fails through attention, whose own code is right: the feedback sends the student to softmax.py."""
+    projection = check(handout_course, tmp_path, {"softmax": WRONG_DIM})["projection"]
+    message = projection.checks[0].message.lower()
+    assert "your softmax does (softmax-wrong-dim): fix softmax.py first" in message and "attention.py" not in message
+
+
+def test_every_failing_dependency_is_named(handout_course, tmp_path):
+    projection = check(handout_course, tmp_path, {"softmax": WRONG_DIM, "scaled_scores": DK_SCALE})["projection"]
+    message = projection.checks[0].message.lower()
+    assert "fix softmax.py and scaled_scores.py first" in message, message

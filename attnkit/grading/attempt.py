@@ -16,9 +16,9 @@ import numpy as np
 from _pytest.outcomes import Failed  # pytest.fail.Exception, by a name mypy can take a base class from
 
 from attnkit.grading.context import ExerciseContext
-from attnkit.grading.diagnosis import Finding, reference_values
+from attnkit.grading.diagnosis import Finding, explanations, layout, reference_values
 from attnkit.grading.engine_ids import CRASH, GENERIC_IDS
-from attnkit.grading.memory import Carried, CheckRecord, StudentMemory
+from attnkit.grading.memory import Carried, CheckRecord, Question, StudentMemory
 from attnkit.grading.oracle import NotRecorded, Oracle
 from attnkit.grading.probe import Probe, default_names, numbers_key, sliced
 from attnkit.grading.steps import Case, diagnose
@@ -129,6 +129,26 @@ class Attempt:
             return False
         return problem(self.context, request, reply, reference, default_names(reference)) is None
 
+    def explained_by(self, request: Request, reply: Reply) -> list[tuple[str, ...]]:
+        """The catalogued mistakes (one, else two) whose models give this reply's numbers to `request`, each as
+        a sorted tuple of ids; nothing is recorded (a grader's own probe, such as the layer with its bias made
+        zero, asks what else the numbers show)."""
+        try:
+            reference = self.reference(request)
+        except NotRecorded:
+            return []
+        if isinstance(reply, Failure) or reply.returned is None or reference.returned is None:
+            return []
+        values = layout(reply.returned, reference.returned, default_names(reference))
+        if isinstance(values, str):
+            return []
+        rtol, atol = self.context.rtol, self.context.atol
+        for size in (1, 2):
+            found = explanations(values, self.probe.oracle.candidates(request, size), rtol, atol)
+            if found:
+                return found
+        return []
+
     @property
     def findings(self) -> tuple[Finding, ...]:
         """What the check has found so far (read only: `report`, `fail` and `explain` change it)."""
@@ -185,7 +205,12 @@ class Attempt:
                 self.reference(follow_up)
         student = self.run(request) if student is None else student
         case = Case(self.probe, self.memory, self.record, request, student, reference, names, tame, batched)
+        before = len(self.record.findings)
         diagnose(case)
+        if case.values and case.answer is None:  # wrong, with numbers: evidence for the exercise's other answers
+            self.memory.exercise.questions.append(Question(case.request, case.values, case.expected,
+                                                           tuple(self.record.findings[before:]),
+                                                           case.generic(case.values, case.expected)))
         if reference.returned is not None:
             self.memory.remember(numbers_key(request), reference_values(reference.returned))
         return case.answer

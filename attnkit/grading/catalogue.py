@@ -9,12 +9,17 @@ an explanation in the lesson's words and a hint. How it is recognised:
 - `signature`: a generic sign the engine knows: "batch-only" (right on one
   grid, wrong with batch dimensions in front), "overflow-only" (non-finite on
   large inputs, right on the same input made small);
+- `evidence`: what the mistake's code looks like (regular expressions matched
+  against the exercise's source, read in the grader: `source_evidence`), for a
+  mistake known only from a crash its code would make too: named where the
+  source shows it, never from the crash alone;
 - otherwise its grader names it (`attempt.report`), from structure or rules.
 `variants` (edits to the reference that reproduce it) are the kit's own test
 cases: every one must be named as this mistake.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,7 +30,7 @@ from attnkit.grading.engine_ids import ENGINE_IDS
 
 GENERIC = "*"
 SIGNATURES = ("batch-only", "overflow-only")
-KEYS = {"exercise", "summary", "explanation", "hint", "variants", "forbid", "signature"}
+KEYS = {"exercise", "summary", "explanation", "hint", "variants", "forbid", "signature", "evidence"}
 
 
 @dataclass(frozen=True)
@@ -46,6 +51,7 @@ class Mistake:
     variants: tuple[Variant, ...] = ()
     forbid: tuple[str, ...] = ()
     signature: str | None = None
+    evidence: tuple[str, ...] = ()
 
     @property
     def generic(self) -> bool:
@@ -103,6 +109,15 @@ def _read_mistake(path: Path, mistake_id: str, entry: dict[str, Any]) -> Mistake
     forbid = entry.get("forbid", [])
     if not isinstance(forbid, list) or not all(isinstance(n, str) for n in forbid):
         raise KitError(f"{path}: mistake.{mistake_id}.forbid: expected a list of names")
+    evidence = entry.get("evidence", [])
+    if not isinstance(evidence, list) or not all(isinstance(n, str) for n in evidence):
+        raise KitError(f"{path}: mistake.{mistake_id}.evidence: expected a list of regular expressions")
+    for pattern in evidence:
+        try:
+            re.compile(pattern)
+        except re.error as error:
+            raise KitError(f"{path}: mistake.{mistake_id}.evidence: {pattern!r} is no regular expression: "
+                           f"{error}") from None
 
     def need(key: str) -> str:
         value = entry.get(key)
@@ -127,6 +142,7 @@ def _read_mistake(path: Path, mistake_id: str, entry: dict[str, Any]) -> Mistake
         variants=tuple(variants),
         forbid=tuple(forbid),
         signature=signature,
+        evidence=tuple(evidence),
     )
 
 

@@ -1,7 +1,8 @@
 """What the checks of one exercise need to know about the course, for one student: fixed while they run."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from attnkit.config import Course, Exercise
@@ -21,6 +22,7 @@ class ExerciseContext:
     carry_forward: bool
     forbidden: tuple[str, ...]            # uses of forbidden names the submitted source names
     unchecked: tuple[str, ...] = ()       # where the source analysis could not follow the code
+    evident: Mapping[str, str] = field(default_factory=dict)  # mistake id -> where the source shows its code
 
     @cached_property
     def forbidding(self) -> list[Mistake]:
@@ -45,6 +47,11 @@ class ExerciseContext:
     def function(self) -> str:
         """The exercise's module, as feedback names the student's code."""
         return self.exercise.module
+
+    def shown(self, mistake: str) -> bool:
+        """Whether the source allows naming `mistake` from a crash: it shows the mistake's code, or the
+        catalogue says nothing of what that code looks like."""
+        return mistake in self.evident or not self.catalogue[mistake].evidence
 
     def signature_mistakes(self, signature: str) -> list[str]:
         """The mistakes of this exercise and those it builds on that show the generic sign `signature`."""

@@ -33,6 +33,7 @@ class Finding:
     fallback: str = WRONG_VALUES
     mistakes: tuple[str, ...] = field(default=())  # the explanation chosen, filled by `resolve`
     proven_only: bool = False  # a crash: named as a mistake only if that mistake is proven by numbers elsewhere
+    modelled: bool = False  # the explanations are mistake models that gave the numbers (others may contradict them)
 
     @classmethod
     def named(cls, *mistakes: str, detail: str = "") -> Finding:

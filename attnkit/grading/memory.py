@@ -15,6 +15,7 @@ import numpy as np
 from attnkit.grading.diagnosis import Finding
 from attnkit.grading.locating import Located
 from attnkit.grading.results import WrongAnswer
+from attnkit.sandbox.protocol import Request
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,20 @@ class CheckRecord:
     answer: WrongAnswer | None = None  # the numbers no mistake model or sign explained, for the class report
 
 
+@dataclass(frozen=True)
+class Question:
+    """One question of the exercise the student answered with numbers, wrong, and what its diagnosis found.
+
+    Kept so the exercise's checks are judged together at its end (`attnkit.grading.consistency`): an id one
+    answer's numbers suggest is named only where no other answer contradicts it."""
+
+    request: Request
+    values: list[np.ndarray]
+    expected: list[np.ndarray]
+    findings: tuple[Finding, ...]
+    described: tuple[str, str]  # the generic id and the words for these numbers, were no model to explain them
+
+
 @dataclass
 class ExerciseMemory:
     """What the checks of one exercise learnt so far, for one student (the same code answered them all)."""
@@ -44,6 +59,7 @@ class ExerciseMemory:
     answers: list[tuple[str, list[np.ndarray]]] = field(default_factory=list)  # earlier (numbers key, reference)
     no_pair: bool = False  # no pair of mistakes explained an earlier answer: the same code, so none will
     established: list[tuple[str, ...]] = field(default_factory=list)  # explanations earlier answers proved
+    questions: list[Question] = field(default_factory=list)  # the wrong answers with numbers, in order
 
 
 @dataclass

@@ -30,6 +30,7 @@ from attnkit.config import PACKAGE, Check, Course, Exercise, check_name, exercis
 from attnkit.errors import KitError
 from attnkit.grading.attempt import Attempt, CheckFailed
 from attnkit.grading.catalogue import Catalogue
+from attnkit.grading.consistency import drop_contradicted
 from attnkit.grading.context import ExerciseContext
 from attnkit.grading.diagnosis import Finding, resolve
 from attnkit.grading.engine_ids import CRASH, GENERIC_IDS, HARD_CODED, MALFORMED_REPLY
@@ -37,6 +38,7 @@ from attnkit.grading.feedback import check_feedback, location_feedback
 from attnkit.grading.memory import CheckRecord, StudentMemory
 from attnkit.grading.oracle import Oracle
 from attnkit.grading.results import CheckResult, ExerciseResult, SubmissionResult, zero_results
+from attnkit.grading.source_evidence import evident
 from attnkit.grading.source_rules import forbidden_uses
 from attnkit.sandbox.protocol import Standin
 
@@ -209,7 +211,7 @@ class GradingPlugin:
         forbidden, unchecked = self._forbidden(state, exercise)
         return ExerciseContext(exercise, self.course, self.catalogue, standins,
                                {d.module: d.id for d in dependencies}, self.course.grading.carry_forward,
-                               tuple(forbidden), tuple(unchecked))
+                               tuple(forbidden), tuple(unchecked), self._evident(state, exercise))
 
     def _forbidden(self, state: _StudentState, exercise: Exercise) -> tuple[list[str], list[str]]:
         """Uses of the names the exercise's mistakes forbid, read from the submitted source here: those it
@@ -222,6 +224,15 @@ class GradingPlugin:
         sources = {p.name: p.read_bytes() for p in sorted(package.glob("*.py"))}  # bytes: parsed as Python would
         uses = forbidden_uses(sources, exercise.module, names)
         return [str(use) for use in uses if not use.opaque], [str(use) for use in uses if use.opaque]
+
+    def _evident(self, state: _StudentState, exercise: Exercise) -> dict[str, str]:
+        """The mistakes of the exercise and those it builds on whose code its own or their modules show."""
+        exercises = [exercise.id, *self.course.dependencies(exercise.id)]
+        mistakes = [m for e in exercises for m in self.catalogue.for_exercise(e) if m.evidence]
+        package = state.submission.root / PACKAGE
+        files = [package / f"{self.course.exercise(e).module}.py" for e in exercises]
+        sources = {f.name: f.read_bytes() for f in files if f.is_file()}
+        return evident(mistakes, sources) if mistakes and sources else {}
 
     # --- fixtures ---------------------------------------------------------
 
@@ -260,6 +271,8 @@ class GradingPlugin:
 
     def _settle(self, state: _StudentState, exercise: Exercise, exercise_state: _ExerciseState) -> ExerciseResult:
         """The exercise's checks, their findings settled together, as results."""
+        context = exercise_state.context
+        drop_contradicted(state.memory.exercise.questions, self.oracle, context.rtol, context.atol)
         resolve([f for _, _, record in exercise_state.checks for f in record.findings], whole=WHOLE_CODE_MISTAKES)
         result = ExerciseResult(exercise.id, sum(c.points for c, _, _ in exercise_state.checks))
         for check, name, record in exercise_state.checks:

@@ -20,6 +20,7 @@ import ast
 import re
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
+CODE_STUB = "# YOUR CODE HERE\nraise NotImplementedError()"  # what the release has between them (nbgrader_config.py)
 MARKER = "# attnkit exercise: {exercise}"
 MARKER_PATTERN = re.compile(r"^#\s*attnkit exercise:\s*(\w+)")
 MAGIC_LINE = re.compile(r"^[%!].*$", re.MULTILINE)  # top-level only: an indented `%` may continue an expression

@@ -24,6 +24,7 @@ from attnkit.config import Course
 from attnkit.errors import KitError
 from attnkit.handout import CHECKS, write_handout
 from attnkit.nbgrader import TIMEOUT_MARGIN
+from attnkit.nbgrader.answers import CODE_STUB
 from attnkit.nbgrader.notebooks import build_notebook
 
 CONFIG = "nbgrader_config.py"
@@ -81,6 +82,7 @@ in the course repository.
 import os
 
 from attnkit.nbgrader.autograde import autograde_preprocessors
+from attnkit.nbgrader.release import release_preprocessors
 
 c = get_config()  # noqa: F821 (nbgrader defines get_config)
 
@@ -107,6 +109,8 @@ c.Execute.timeout = {timeout}
 # the answer passes it); edited ones are always restored from the gradebook.
 c.OverwriteCells.add_missing_cells = True
 
-# What replaces the code between the solution markers in the release.
-c.ClearSolutions.code_stub = {{"python": "# YOUR CODE HERE\\nraise NotImplementedError()"}}
+# What replaces the code between the solution markers in the release, inside a function;
+# at the top level of a cell the release keeps the given values and raises nothing.
+c.GenerateAssignment.preprocessors = release_preprocessors()
+c.ClearSolutions.code_stub = {{"python": {CODE_STUB!r}}}
 '''

@@ -29,6 +29,7 @@ import io
 import json
 import os
 import tempfile
+import textwrap
 import warnings
 from pathlib import Path
 
@@ -37,6 +38,8 @@ from attnkit.errors import KitError
 from attnkit.grading.results import CheckResult, SubmissionResult
 from attnkit.nbgrader.answers import marked_exercise
 from attnkit.nbgrader.extract import answer_cell_id, package_files, write_package
+
+REPORT_WIDTH = 100  # columns of a test cell's verdict: nbgrader's feedback page never wraps a cell's output
 
 VERDICTS_VARIABLE = "ATTNKIT_VERDICTS"
 SELF_CHECK_STUDENT = "you"
@@ -65,14 +68,24 @@ def run_check(exercise_id: str, test: str) -> None:
 
 
 def check_report(exercise_id: str, check: CheckResult) -> str:
-    """What the cell prints: the verdict, and for a failure the mistake id, diagnosis and hint."""
+    """What the cell prints: the verdict, and for a failure the mistake id, diagnosis and hint.
+
+    Wrapped at `REPORT_WIDTH` columns: nbgrader's feedback page shows a cell's output as preformatted
+    text, which a browser never wraps, so a diagnosis printed as one line ran off the page."""
     points = f"{check.points:g}/{check.max_points:g} point{'s' if check.max_points != 1 else ''}"
     if check.passed:
-        return f"✓ {exercise_id}: {check.name} ({points})"
+        return _wrapped(f"✓ {exercise_id}: {check.name} ({points})", "  ")
     lines = [f"✗ {exercise_id}: {check.name} ({points})", f"  mistake: {check.mistake}", f"  {check.message}"]
-    if check.location is not None:
-        lines.append(f"  where: {check.location.describe()}")
-    return "\n".join(lines + ([f"  hint: {check.hint}"] if check.hint else []))
+    lines = [_wrapped(line, "    ") for line in lines + ([f"  hint: {check.hint}"] if check.hint else [])]
+    if check.location is not None:  # the student's line of code is kept whole
+        lines.insert(-1 if check.hint else len(lines), f"  where: {check.location.describe()}")
+    return "\n".join(lines)
+
+
+def _wrapped(text: str, indent: str) -> str:
+    """Each line of `text` wrapped, its continuation lines indented; the text's own line breaks kept."""
+    return "\n".join("\n".join(textwrap.wrap(line, REPORT_WIDTH, subsequent_indent=indent, break_on_hyphens=False,
+                                             break_long_words=False)) or line for line in text.split("\n"))
 
 
 def write_verdicts(result: SubmissionResult, path: Path) -> None:

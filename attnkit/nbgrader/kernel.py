@@ -56,19 +56,21 @@ def parse(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def kernel_environment(command: list[str], home: str) -> dict[str, str]:
-    """What the kernel's environment holds: where programs and home are, the language, nbgrader's mode."""
+def kernel_environment(home: str) -> dict[str, str]:
+    """What the kernel's environment holds: where programs and home are, the language, nbgrader's mode.
+
+    PATH is the system's alone: the kernel's interpreter is named by its full path, and its folder on
+    PATH would name the course wherever the kit runs from a virtual environment inside the course
+    repository (the usual `.venv`)."""
     environment = {name: os.environ[name] for name in PASSED_ON if name in os.environ}
-    executables = os.path.dirname(command[0])
-    environment.update(PATH=f"{executables}:{PATH}" if executables else PATH, HOME=home,
-                       PYTHONDONTWRITEBYTECODE="1")
+    environment.update(PATH=PATH, HOME=home, PYTHONDONTWRITEBYTECODE="1")
     return environment
 
 
 def main(argv: list[str] | None = None) -> None:
     options = parse(sys.argv[1:] if argv is None else argv)
     if options.unconfined:
-        environment = kernel_environment(options.command, os.environ.get("HOME", tempfile.gettempdir()))
+        environment = kernel_environment(os.environ.get("HOME", tempfile.gettempdir()))
         environment[VERDICTS_VARIABLE] = options.verdicts
         os.execvpe(options.command[0], options.command, environment)
     sys.exit(run_confined(options))
@@ -80,7 +82,7 @@ def run_confined(options: argparse.Namespace) -> int:
              ((CONNECTION_FILE, options.connection_file), (VERDICTS_FILE, options.verdicts))}
     command = [f"{KERNEL_FILES}/{CONNECTION_FILE}" if arg == options.connection_file else arg
                for arg in options.command]
-    environment = kernel_environment(command, isolation.SCRATCH)
+    environment = kernel_environment(isolation.SCRATCH)
     environment[VERDICTS_VARIABLE] = f"{KERNEL_FILES}/{VERDICTS_FILE}"
     environment["JPY_PARENT_PID"] = "1"  # ipykernel: no parent to watch (we do) and no console note
     limits = isolation.ResourceLimits(options.memory_mb, options.cpu_seconds)

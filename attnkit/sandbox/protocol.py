@@ -169,7 +169,7 @@ class Part:
     weight_shape: tuple[int, ...] | None
     has_bias: bool
     same_as: str | None
-    registered: bool  # its weight (or itself, a bare tensor) is one of the module's parameters
+    registered: bool  # its weight (or itself, a bare tensor) is a parameter of the module, or computed from them
 
 
 @dataclass(frozen=True)

@@ -143,18 +143,27 @@ class SandboxedSubmission:
         if hang in self._hung_modules:
             return Failure("timeout", "", f"an earlier call into {module}.py ran out of time")
         try:
+            with self._budget.counting():  # starting a process and ending a hung one cost the class time too
+                return self._attempt(hang, request, on_standin)
+        except TimeoutError:
+            if self._budget.spent:
+                return self._budget.spent_failure()
+            return Failure("timeout", "", f"no answer within {self.limits.call_timeout:g} s")
+
+    def _attempt(self, hang: tuple[str, bool, bool], request: protocol.Request | protocol.TraceRequest,
+                 on_standin: StandinHandler | None) -> protocol.Reply | protocol.Trace:
+        """One request in the running process (started first if none is): its reply or its failure;
+        TimeoutError, once the hung process is gone."""
+        try:
             if self._process is None:
                 self._process = self._launch(self.package_root, self.limits)
                 self._pending = bytearray()
                 self._selector = _watch(self._process)
-            with self._budget.counting():
-                return self._exchange(self._process, protocol.encode(request), request, on_standin)
+            return self._exchange(self._process, protocol.encode(request), request, on_standin)
         except TimeoutError:
             self._hung_modules.add(hang)
             self._kill()
-            if self._budget.spent:
-                return self._budget.spent_failure()
-            return Failure("timeout", "", f"no answer within {self.limits.call_timeout:g} s")
+            raise
         except OutputFlood:
             self._kill()
             return Failure("crash", "OutputLimitExceeded",

@@ -335,22 +335,29 @@ def _unchanged(before: Any, after: Any) -> bool:
 
 
 def describe_parts(module: Any, names: tuple[str, ...]) -> dict[str, Part]:
-    """Which of the named parts exist, their type and weight shape, which share a weight, which are registered."""
+    """Which of the named parts exist, their type and weight shape, which share a weight, which are registered.
+
+    Every part described is kept alive until all are: a property may return a fresh tensor each time (a slice
+    of one fused weight), and a freed tensor's id is given to the next one, which would read as one matrix
+    under two names. A tensor computed from the module's parameters (a slice, a chunk, a clone, which autograd
+    traces back to them) counts as registered: what the checks cannot do is set it, not train it."""
     torch = _torch()
     registered = {id(p) for p in module.parameters()} if isinstance(module, torch.nn.Module) else set()
     owners: dict[int, str] = {}
     parts: dict[str, Part] = {}
+    alive: list[Any] = []
     for name in names:
         part = _attribute(module, name)
         weight = getattr(part, "weight", None)
         tensor = weight if isinstance(weight, torch.Tensor) else part if isinstance(part, torch.Tensor) else None
+        alive += [part, tensor]
         parts[name] = Part(
             present=part is not None,
             type_name=clean_text(type(part).__name__, MAX_TYPE_NAME),
             weight_shape=tuple(int(n) for n in weight.shape) if isinstance(weight, torch.Tensor) else None,
             has_bias=isinstance(getattr(part, "bias", None), torch.Tensor),
             same_as=owners.get(id(tensor)) if tensor is not None else None,
-            registered=tensor is not None and id(tensor) in registered,
+            registered=tensor is not None and (id(tensor) in registered or tensor.grad_fn is not None),
         )
         if tensor is not None:
             owners.setdefault(id(tensor), name)

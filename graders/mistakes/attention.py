@@ -40,8 +40,7 @@ def attention(f, Q: torch.Tensor, K: torch.Tensor, V: torch.Tensor):
         weights = scores
     returned = {None: weights, "raw": Q @ K.transpose(-2, -1)}.get(returns_scores, scores)
     flipped = f.choose("attention-weights-transposed", None, ["returned", "blended"])
-    if flipped == "returned":
-        return f.step("blend", weights @ V), returned.transpose(-2, -1)
-    if flipped == "blended":
-        return f.step("blend", weights.transpose(-2, -1) @ V), returned
-    return f.step("blend", weights @ V), returned
+    blended = weights.transpose(-2, -1) @ V if flipped == "blended" else weights @ V
+    if f.on("attention-output-rescaled"):
+        blended = blended / math.sqrt(K.shape[-1])
+    return f.step("blend", blended), returned.transpose(-2, -1) if flipped == "returned" else returned

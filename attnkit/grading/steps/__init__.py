@@ -47,7 +47,7 @@ STEPS: tuple[Step, ...] = (
     wrong_type,                    # the wrong kind or layout of answer; else its numbers are laid out
     mutated_input,                 # inputs changed in place (noted)
     right_numbers,                 # the numbers are right: nothing more to explain
-    overflow_only,                 # nan or inf on large numbers only: overflow, then the small question
+    overflow_only,                 # wrong on large numbers, right (or finite) made small: overflow
     established,                   # what an earlier answer of this exercise proved, tried first
     mistake_models,                # one catalogued mistake, else two
     numbers_wrong_only_on_batches,  # right on one grid, wrong with batch dimensions

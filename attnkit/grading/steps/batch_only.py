@@ -10,7 +10,8 @@ from attnkit.sandbox.protocol import CallRequest, Failure
 def batch_only(case: Case, generic: tuple[str, str] | None = None) -> bool:
     """Whether the question's first 2-D slice shows a batch-only mistake (and record it).
 
-    On a crash (`generic` None), the batch-only mistake whose own code cannot run on this batch either.
+    On a crash (`generic` None), the batch-only mistake whose own code cannot run on this batch either, where the
+    source shows its code (a crash alone is too little: other code crashes on batches too).
     On numbers (`generic`: what they show, and how), no mistake: had a batch-only mistake's model computed them,
     the explanations would have named it already, so the code goes wrong on batches some other way.
     """
@@ -35,9 +36,12 @@ def batch_only(case: Case, generic: tuple[str, str] | None = None) -> bool:
              ", but wrong once batch dimensions come in front"
     if generic is None:
         crashing = case.probe.oracle.crashing(request)
-        batch = tuple(m for m in case.context.signature_mistakes("batch-only") if m in crashing)[:1]
+        batch = tuple(m for m in case.context.signature_mistakes("batch-only")
+                      if m in crashing and case.context.shown(m))[:1]
         if not batch:
-            return False  # no known mistake fails here as it does: the crash, as it happened
+            return False  # no known mistake fails here as it does, or its code is not the student's: the crash
+        if batch[0] in case.context.evident:
+            detail += f" ({case.context.evident[batch[0]]})"
     else:
         batch, detail = (generic[0],), f"{detail}: {generic[1]}"
     case.add(Finding.named(*batch, *(also[0] if also else ()), detail=detail))

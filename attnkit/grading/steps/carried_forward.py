@@ -42,10 +42,8 @@ def _carry(case: Case) -> bool:
         if known == [] and not memory.carried.get(owner):  # its own checks passed it on its own:
             continue  # a dependency that answers wrong only when asked later (code that tells a stand-in
             # run apart) is not to be believed
-        cause = (Carried(owner, tuple(known), "") if known
-                 else _dependency_cause(case, standin, standin_call))
-        if cause is not None:
-            causes.append(cause)
+        causes += ([Carried(owner, tuple(known), "")] if known
+                   else _dependency_causes(case, standin, standin_call))
     if not causes:
         causes = _likely_causes(case, [context.module_exercises[s.module] for s in asked])
     if not causes:  # right with stand-ins, wrong without, and no dependency of the student's is wrong:
@@ -70,39 +68,39 @@ def _likely_causes(case: Case, called: list[str]) -> list[Carried]:
     return [Carried(e, tuple(found[e]), "") for e in reach if found.get(e)]
 
 
-def _dependency_cause(case: Case, standin: Standin, standin_call: StandinCall) -> Carried | None:
-    """The student's own dependency on the numbers it was given in this check: wrong, and how."""
+def _dependency_causes(case: Case, standin: Standin, standin_call: StandinCall) -> list[Carried]:
+    """The student's own dependency on the numbers it was given in this check: wrong, and how (or, where that
+    dependency was itself spared, every exercise it was spared for)."""
     context, memory, probe = case.context, case.memory, case.probe
     request: Request = case.request
     dtype = getattr(request, "dtype", "float32")
     args = probe.oracle.positional(standin, standin_call)
     if args is None:
-        return None  # arguments the reference cannot place: the owner's own checks say what is wrong
+        return []  # arguments the reference cannot place: the owner's own checks say what is wrong
     question = CallRequest(standin.module, standin.function, args, dtype)
     exercise = context.module_exercises[standin.module]
     try:
         reference = probe.reference(question)
     except KitError:  # the student's code gave its dependency what the reference refuses: no evidence
-        return None   # against the dependency, and no bug of the course's (the question is the student's)
+        return []   # against the dependency, and no bug of the course's (the question is the student's)
     student = probe.run(question)
     names = default_names(reference)
     wrong = problem(context, question, student, reference, names)
     if wrong is None:
-        return None
-    if memory.carried.get(exercise):  # right on its own too: the cause lies further down
-        dependency = memory.carried[exercise][0]
-        return Carried(dependency, tuple(memory.found.get(dependency, [])), "")
+        return []
+    if memory.carried.get(exercise):  # right on its own too: the causes lie further down
+        return [Carried(d, tuple(memory.found.get(d, [])), "") for d in memory.carried[exercise]]
     known = tuple(memory.found.get(exercise, []))
     if isinstance(student, Failure):
-        return Carried(exercise, known or (student.status,), status_finding(context, student).detail)
+        return [Carried(exercise, known or (student.status,), status_finding(context, student).detail)]
     values = layout(returned(student), returned(reference), names)
     if isinstance(values, str):
-        return Carried(exercise, known or (WRONG_TYPE,), values)
+        return [Carried(exercise, known or (WRONG_TYPE,), values)]
     expected = reference_values(returned(reference))
     found = case.explanations(question, values, 1)
     if len(found) == 1:  # one mistake, on the question the dependency was asked; its own checks say the rest
-        return Carried(exercise, found[0], "")
+        return [Carried(exercise, found[0], "")]
     if wrong == MUTATES_INPUT:
-        return Carried(exercise, (MUTATES_INPUT,), "it changes its input in place")
+        return [Carried(exercise, (MUTATES_INPUT,), "it changes its input in place")]
     generic = observe(values, expected, names, context.rtol, context.atol)[0]
-    return Carried(exercise, known or (generic,), "")
+    return [Carried(exercise, known or (generic,), "")]

@@ -23,11 +23,15 @@ def crashed(case: Case) -> bool:
 
 
 def _crash_finding(case: Case, failure: Failure) -> Finding:
-    """A crash, or the mistake (proven by numbers in another check) whose code cannot run on this input."""
+    """A crash, or the mistake whose code cannot run on this input: the one the source shows, else one proven
+    by numbers in another check."""
     finding = status_finding(case.context, failure)
     if finding.mistakes != (CRASH,) or failure.type in NOT_COMPILED:  # a catalogued mistake is code that runs
         return finding
     crashing = case.probe.oracle.crashing(case.request)
+    shown = [m for m in crashing if m in case.context.evident]
+    if shown:  # the mistake's code is in the source and crashes here as the student's did
+        return Finding.named(shown[0], detail=f"{finding.detail}; {case.context.evident[shown[0]]}")
     if not crashing:
         return finding
     return Finding([(m,) for m in crashing], detail=finding.detail, fallback=CRASH, proven_only=True)

@@ -11,6 +11,6 @@ def established(case: Case) -> bool:
     for proven in case.memory.exercise.established:
         found = case.explanations(case.request, case.values, len(proven), proven)
         if found:
-            case.add(Finding(found, fallback=case.generic(case.values, case.expected)[0]))
+            case.add(Finding(found, fallback=case.generic(case.values, case.expected)[0], modelled=True))
             return True
     return False
