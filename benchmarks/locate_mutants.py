@@ -4,8 +4,9 @@
 
 Every correct style in tests/ (the reference, tests/submissions/correct, the passing modules of
 tests/students) is mutated one line at a time (tests/mutants.py says how); each mutant that answers
-wrong is traced and located. Prints the share located at the mutated line, at another line, and not
-at all, of the wrong (non-equivalent) mutants. The issue's target: at least 95% at the line, at most 2%
+wrong is traced and located. Prints the share located at the mutated line, at another line, told the
+step without a line (the numbers could not choose between two), and not at all, of the wrong
+(non-equivalent) mutants. The issue's target: at least 95% at the line, at most 2%
 at another line.
 """
 from __future__ import annotations
@@ -27,7 +28,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=0, help="grade a random sample of this many mutants (0: all)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--show", default="other-line,none", help="verdicts whose mutants are listed")
+    parser.add_argument("--show", default="other-line,step-only,none", help="verdicts whose mutants are listed")
     options = parser.parse_args()
     everything = [m for style in mutants.styles() for m in mutants.mutants(style)]
     chosen = random.Random(options.seed).sample(everything, options.limit) if options.limit else everything
@@ -42,7 +43,7 @@ def main() -> None:
                 print(f"{outcome.verdict:10} {mutant.label}  => {outcome.located}", flush=True)
     wrong = sum(n for verdict, n in counts.items() if verdict != "equivalent")
     print(f"\n{len(chosen)} mutants, {counts['equivalent']} equivalent, {wrong} wrong")
-    for verdict in ("at-line", "other-line", "none"):
+    for verdict in ("at-line", "other-line", "step-only", "none"):
         print(f"  {verdict:10} {counts[verdict]:4}  {100 * counts[verdict] / max(wrong, 1):5.1f}%")
 
 

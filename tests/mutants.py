@@ -147,7 +147,7 @@ def probes(module: str, rng: np.random.Generator) -> list[Request]:
 @dataclass(frozen=True)
 class Outcome:
     mutant: Mutant
-    verdict: str   # "equivalent", "at-line", "other-line", "none"
+    verdict: str   # "equivalent", "at-line", "other-line", "step-only" (no line named), "none"
     located: str = ""
 
 
@@ -175,6 +175,8 @@ def judge(mutant: Mutant, workdir: Path, oracle=None) -> Outcome:
             if located is None:
                 return Outcome(mutant, "none")
             where = located.location
+            if where.line is None:  # the step, told without a line: the numbers could not choose one
+                return Outcome(mutant, "step-only", f"({where.step}) {located.either}")
             text = f"{where.file}:{where.line} ({where.step})"
             module_file = f"{mutant.style.module}.py"
             goes_wrong = {(module_file, _statement_start(lines, mutant.line))}

@@ -9,6 +9,7 @@ lose their location, and a sample of single-line mutants (tests/mutants.py).
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import tomllib
 from pathlib import Path
@@ -107,6 +108,65 @@ def test_an_alias_holding_a_step_already_reached_is_a_step_left_out():
                              binding(7, "total", total), binding(8, "return", shifted / total)))
     found = locate(trace, reference_steps(X), [X], sources(), 1e-6, 1e-9)
     assert found is not None and (found.location.line, found.location.step) == (6, "powers")
+
+
+INLINE_SHIFT = '''import torch
+
+
+def softmax(scores, dim=-1):
+    e = (scores - scores.amax(dim=dim, keepdim=True))
+    total = e.sum(dim=dim, keepdim=True)
+    return e / total
+'''
+
+
+def test_a_line_that_stops_a_step_short_is_named_not_the_next_one():
+    """`e = (x - peak)`, the exponential left out: its numbers are the right shift, so the next line is the
+    first whose numbers are wrong; that line's shape says totals, so the powers were never bound."""
+    shifted = X - X.max(axis=-1, keepdims=True)
+    total = shifted.sum(axis=-1, keepdims=True)
+    trace = Trace(Answer(), (binding(4, "scores", X), binding(5, "e", shifted), binding(6, "total", total),
+                             binding(7, "return", shifted / total)))
+    source = Source.parse("softmax.py", INLINE_SHIFT)
+    assert source is not None
+    found = locate(trace, reference_steps(X), [X], {"softmax.py": source}, 1e-6, 1e-9)
+    assert found is not None and found.location.line == 5
+    assert (found.location.step, found.location.last_right) == ("powers", "shift")
+
+
+def test_a_step_left_out_that_either_of_two_lines_may_hold_is_told_without_a_line():
+    """`exps = x - m` then `return exps / exps.sum()`: the exponential belongs on either line."""
+    source = Source.parse("softmax.py", "import torch\n\n\ndef softmax(x, dim=-1):\n    exps = x - x.amax(dim, True)\n"
+                                        "    return exps / exps.sum(dim, keepdim=True)\n")
+    assert source is not None
+    shifted = X - X.max(axis=-1, keepdims=True)
+    trace = Trace(Answer(), (binding(4, "x", X), binding(5, "exps", shifted),
+                             binding(6, "return", shifted / shifted.sum(axis=-1, keepdims=True))))
+    found = locate(trace, reference_steps(X), [X], {"softmax.py": source}, 1e-6, 1e-9)
+    assert found is not None and (found.location.file, found.location.line) == (None, None)
+    assert (found.location.step, found.location.last_right) == ("powers", "shift")
+    assert found.either == (("softmax.py", 5), ("softmax.py", 6))
+    _, words = location_feedback(found, "line", public=False)
+    assert "could not tell which line" in words and "softmax.py, line 5 or softmax.py, line 6" in words
+
+
+def test_a_loop_counter_is_never_the_wrong_number():
+    """A line reading `b` (a loop's index) and `d_k`: the index is no size or scale gone wrong."""
+    text = ("import math\nimport torch\n\n\ndef scaled_scores(Q, K):\n    d_k = K.shape[-1]\n"
+            "    out = torch.zeros(Q.shape[0], K.shape[0])\n    for b in range(Q.shape[0]):\n"
+            "        out[b] = (K @ Q[b]) * math.sqrt(d_k)\n    return out\n")
+    source = Source.parse("scaled_scores.py", text)
+    assert source is not None
+    Q, K = X[:2], X
+    dots = Q @ K.T
+    rows = [dots[0] * math.sqrt(3), dots[1] * math.sqrt(3)]
+    trace = Trace(Answer(), tuple(binding(line, name, value, "scaled_scores.py") for line, name, value in [
+        (6, "d_k", np.array(3.0)), (8, "b", np.array(0.0)), (9, "out", np.vstack([rows[0], np.zeros(3)])),
+        (8, "b", np.array(1.0)), (9, "out", np.vstack(rows)), (10, "return", np.vstack(rows))]))
+    steps = [("dot products", dots), ("d_k", np.array(3.0)), ("√d_k", np.array(math.sqrt(3))),
+             ("scale", dots / math.sqrt(3))]
+    found = locate(trace, steps, [Q, K], {"scaled_scores.py": source}, 1e-6, 1e-9)
+    assert found is not None and (found.location.line, found.location.step) == (9, "scale")
 
 
 def test_an_answer_that_stops_a_step_short_names_its_return():

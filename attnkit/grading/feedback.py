@@ -90,6 +90,9 @@ def location_feedback(located: Located | None, mode: str, public: bool) -> tuple
             sentence += f" It raised later, on {located.raised}, because of it."
     if located.shapes:
         sentence += f" On the line that raised, {located.shapes}."
+    if mode == "line" and located.either:
+        lines = " or ".join(f"{file}, line {line}" for file, line in located.either)
+        sentence += f" The kit could not tell which line: the {found.step} step is left out or goes wrong on {lines}."
     if mode == "line":
         placed = [f"{mistake} on {file}, line {line}: `{code}`" for mistake, file, line, code in located.mistakes
                   if len(located.mistakes) > 1 or (file, line) != (found.file, found.line)]

@@ -63,6 +63,7 @@ class Source:
     statements: dict[int, int]   # line -> the first line of the innermost statement holding it
     def_lines: set[int]           # lines where a function's arguments are bound (def and decorators)
     ends: dict[int, int]          # a statement's first line -> its last (a compound statement's header)
+    loops: frozenset[int] = frozenset()  # lines of `for` headers: the numbers they bind are counters, not steps
 
     @classmethod
     def parse(cls, name: str, text: str) -> Source | None:
@@ -74,7 +75,10 @@ class Source:
         spans: dict[int, tuple[int, int]] = {}  # line -> (span length, first line) of the innermost statement
         ends: dict[int, int] = {}
         def_lines: set[int] = set()
+        loops: set[int] = set()
         for node in ast.walk(tree):
+            if isinstance(node, (ast.For, ast.AsyncFor)):
+                loops.add(node.lineno)
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 def_lines.add(node.lineno)
                 def_lines.update(d.lineno for d in getattr(node, "decorator_list", []))
@@ -86,7 +90,8 @@ class Source:
             for line in range(node.lineno, max(last, node.lineno) + 1):
                 if line not in spans or spans[line][0] > last - node.lineno:
                     spans[line] = (last - node.lineno, node.lineno)
-        return cls(name, text.splitlines(), {line: first for line, (_, first) in spans.items()}, def_lines, ends)
+        return cls(name, text.splitlines(), {line: first for line, (_, first) in spans.items()}, def_lines, ends,
+                   frozenset(loops))
 
     def code(self, line: int) -> str:
         return self.lines[line - 1].strip()[:MAX_CODE] if 0 < line <= len(self.lines) else ""
@@ -107,6 +112,7 @@ class Located:
     yours: np.ndarray | None = None        # the student's numbers at the wrong step, and the reference's
     expected: np.ndarray | None = None
     mistakes: tuple[tuple[str, str, int, str], ...] = ()  # (mistake, file, line, code): each named mistake's line
+    either: tuple[tuple[str, int], ...] = ()  # no line named: the lines the numbers cannot choose between
 
 
 def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], sources: dict[str, Source],
@@ -140,6 +146,12 @@ def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], so
             return None
     first_wrong = min(last_right + 1, len(steps) - 1)
     step = _aligned_step(_by_site([bindings[i] for i in wrong]), steps, first_wrong) if wrong else first_wrong
+    left_out = _step_left_out(bindings, matched, wrong, steps, sources, last_right, step) if wrong else None
+    if left_out is not None and left_out[1]:  # the line that reached the last right step stopped a step short
+        wrong, step = [left_out[0]], last_right + 1
+    elif left_out is not None:  # that line, or the wrong one computing the step inline: the numbers cannot say
+        lines = tuple(_site_line(bindings[i], sources) for i in (left_out[0], wrong[0]))
+        return Located(Location(None, None, None, steps[last_right + 1][0], steps[last_right][0]), either=lines)
     before = steps[last_right][0] if 0 <= last_right < step else None
     if wrong:
         culprit = bindings[wrong[0]]
@@ -338,6 +350,46 @@ def _first_twin_of_wrong_return(bindings: Sequence[Binding], matched: Sequence[d
     return None
 
 
+def _site_line(binding: Binding, sources: dict[str, Source]) -> tuple[str, int]:
+    return binding.file, sources[binding.file].statements[binding.line]
+
+
+def _step_left_out(bindings: Sequence[Binding], matched: Sequence[dict[int, int]], wrong: Sequence[int],
+                   steps: Sequence[Step], sources: dict[str, Source], last_right: int,
+                   step: int) -> tuple[int, bool] | None:
+    """The binding that reached the last right step where the first wrong one skips steps, and whether it
+    is surely the line that stopped short (False: it, or the wrong line computing the skipped step inline).
+
+    `e = (x - peak)` (the exponential left out) holds the right shift, so the line after it (`total =
+    e.sum(...)`) is the first whose numbers are wrong, and its shape says it is the totals step: the
+    powers step between them was never bound. The line that first reached the shift (or the helper line
+    that computed it), which the wrong line reads, stopped a step short, where it has the shape of the
+    step after it. Sure where one step is skipped, the wrong line's shape is not that step's (a line
+    computing it inline, wrong, would have it) and the wrong line is not the last step's. Where it skips
+    two (`return exps / exps.sum()` after `exps = x - m`), either line may be the one. A line skipping
+    more is one call computing several steps (`torch.softmax`): that line is the one."""
+    if last_right < 0 or step <= last_right + 1:
+        return None
+    culprit = bindings[wrong[0]]
+    holders = [i for i in range(wrong[0]) if last_right in matched[i]]
+    source = sources[culprit.file]
+    read = set(_names_read(source, source.statements[culprit.line]))
+    latest = next((i for i in reversed(holders) if bindings[i].name in read and bindings[i].file == culprit.file), None)
+    if latest is None:
+        return None
+    site = (bindings[latest].file, bindings[latest].line, bindings[latest].name)
+    first = holders[0]  # where those numbers were computed: this site, or a helper's return its caller binds
+    same_site = (bindings[first].file, bindings[first].line, bindings[first].name) == site
+    if not (same_site or _same_numbers(bindings[first], bindings[latest])) or \
+            not _fit(bindings[latest].shape, steps[last_right + 1][1].shape):
+        return None
+    skipped = [k for k in range(last_right + 1, step)  # a step whose numbers the next one repeats is not one more
+               if not (steps[k][1].shape == steps[k + 1][1].shape and np.allclose(steps[k][1], steps[k + 1][1]))]
+    if len(skipped) == 1:  # the wrong line with the skipped step's shape computes it inline, wrong
+        fits = _fit(culprit.shape, steps[skipped[0]][1].shape) == 2
+        return None if fits else (first, step < len(steps) - 1)
+    return (first, False) if len(skipped) == 2 else None
+
 def _last_return(bindings: Sequence[Binding], anchor: int) -> list[int]:
     """The last value returned, where it repeats a step already reached: the steps after it are missing."""
     returns = [i for i in range(anchor, len(bindings)) if i >= 0 and bindings[i].name.startswith("return")]
@@ -354,8 +406,8 @@ def _wrong_number_read(earlier: Sequence[Binding], source: Source, line: int, nu
     for name in _names_read(source, line):
         held = next((b for b in reversed(earlier) if b.name == name and b.file == source.name
                      and source.statements[b.line] != line), None)
-        if held is None or held.value is None or held.value.size != 1:
-            continue
+        if held is None or held.value is None or held.value.size != 1 or source.statements[held.line] in source.loops:
+            continue  # not one number, or a loop's counter (an index, not a number the code computes)
         value = float(held.value.reshape(()))
         known = [float(n.reshape(())) for n in numbers]
         if not any(np.isclose(value, n, rtol, atol) or (value and np.isclose(1 / value, n, rtol, atol)) for n in known):
