@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from attnkit.class_grading import grade_class
-from attnkit.config import ConfigError, load_course
+from attnkit.config import ConfigError, check_names, load_course
 from attnkit.errors import KitError
 from attnkit.gradescope.autograder import uploaded_entry
 from attnkit.gradescope.export import write_autograder
@@ -276,9 +276,9 @@ def test_every_kind_of_upload_scores_as_attnkit_grade_scores_it(graded_both_ways
 def test_a_mistake_is_named_with_its_hint_and_the_exercises_it_spares_say_so(graded_both_ways):
     results, _ = graded_both_ways["one-folder-down"]
     tests = {t["name"]: t for t in results["tests"]}
-    assert tests["softmax: cake's weights on the lesson's scaled scores"]["output"].startswith(
-        "Mistake: softmax-wrong-dim\n\n")
-    assert "Hint: " in tests["softmax: cake's weights on the lesson's scaled scores"]["output"]
+    lesson = tests[f"softmax: {check_names(COURSE.graders_dir / 'test_softmax.py')['test_lesson_weights']}"]
+    assert lesson["output"].startswith("Mistake: softmax-wrong-dim\n\n")
+    assert "Hint: " in lesson["output"]
     spared = [t for t in results["tests"] if t["name"].startswith("attention: ")]
     assert all(t["status"] == "passed" and "correct stand-in for your softmax" in t["output"] for t in spared)
 
