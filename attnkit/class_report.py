@@ -121,8 +121,9 @@ class ClassCounts:
 
     @classmethod
     def count(cls, results: Iterable[SubmissionResult], duplicates: dict[str, list[str]]) -> ClassCounts:
-        broken = sum(1 for r in results if r.problem)
-        students = sum(1 for _ in results)
+        problems = [r.problem for r in results]  # read once: `results` may be a one-pass iterable
+        broken = sum(1 for problem in problems if problem)
+        students = len(problems)
         return cls(students, students - broken, broken, len(duplicates))
 
     def sentence(self) -> str:

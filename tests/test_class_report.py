@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from attnkit.class_report import REPORT_HTML, REPORT_JSON, build_report, render_html, write_report
+from attnkit.class_report import REPORT_HTML, REPORT_JSON, ClassCounts, build_report, render_html, write_report
 from attnkit.gradebook import Gradebook, broken_result
 from attnkit.grading.results import CheckResult, ExerciseResult, SubmissionResult
 from kit import COURSE
@@ -122,3 +122,9 @@ def test_every_mistake_id_is_shown_with_its_meaning_from_the_catalogue():
     assert report.to_json()["exercises"]["softmax"]["mistakes"][0]["summary"] == \
         "normalises columns (dim 0) instead of rows"
     assert "Checks the class fails" in page and "Lowest scores" in page
+
+
+def test_counts_read_a_one_pass_iterable_of_results_once():
+    results = [broken_result(COURSE, "ann", "no exercises folder"), broken_result(COURSE, "bob", "")]
+    counts = ClassCounts.count(iter(results), {"ann": ["ann", "ANN.zip"]})
+    assert (counts.students, counts.graded, counts.broken, counts.duplicates) == (2, 1, 1, 1)
