@@ -100,8 +100,6 @@ class CheckCommand(click.Command):
     """`check --help` ends with the exercise ids of the course here (the handout's, for a student)."""
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        from attnkit.config import find_course_file, load_course
-
         try:
             ids = ", ".join(exercise.id for exercise in load_course(find_course_file(Path.cwd())).exercises)
             text = f"EXERCISE is one of: {ids}."
