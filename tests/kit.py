@@ -94,7 +94,9 @@ class InProcessSandbox:
         shutil.copytree(root / "exercises", self.package_dir)
         sys.path.insert(0, self._folder)
         self.requests: list = []
-        self.captured_output = ""
+        self.captured_output = ""  # what the public checks' process printed (this one: the tests' fakes print)
+        self.hidden_output = ""
+        self.hidden = False  # asked the hidden checks (`begin_hidden`), as a real submission's hidden process is
         self.malformed = ""
 
     def run(self, request, on_standin=None):
@@ -104,6 +106,10 @@ class InProcessSandbox:
 
     def begin_exercise(self, refused: tuple[str, ...] = ()) -> None:
         """Nothing is refused in the tests' own process (its torch keeps its softmax): the source decides."""
+        self.hidden = False
+
+    def begin_hidden(self) -> None:
+        self.hidden = True
 
     def close(self, wait: bool = True) -> None:
         pass

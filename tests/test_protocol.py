@@ -12,7 +12,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from attnkit.sandbox import protocol, runner
+from attnkit.sandbox import connection, protocol
 from attnkit.sandbox.protocol import (
     FROM_GRADER,
     FROM_SANDBOX,
@@ -140,7 +140,7 @@ def test_a_frame_header_over_the_limit_is_refused_before_reading_the_body():
         protocol.frame_length(HEADER.pack(protocol.MAX_FRAME_BYTES + 1))
 
 
-# --- a reply checked against its request (runner._fits): what the grader's checks read must be there ------
+# --- a reply checked against its request (connection._fits): what the grader's checks read must be there ------
 
 LAYER_REQUEST = ModuleRequest("projection", "SelfAttention", (4, 2), ("W_q", "W_k", "W_v"),
                               {f"{p}.weight": np.full((2, 4), 0.1) for p in ("W_q", "W_k", "W_v")},
@@ -179,11 +179,11 @@ FORGED_FITS = {
 
 def test_an_honest_reply_fits_its_request(reference):
     for request in (LAYER_REQUEST, CALL_REQUEST):
-        assert runner._fits(honest_reply(reference, request), request)
+        assert connection._fits(honest_reply(reference, request), request)
 
 
 @pytest.mark.parametrize("forge", FORGED_FITS.values(), ids=FORGED_FITS.keys())
 def test_a_reply_that_does_not_fit_its_request_is_refused(reference, forge):
     request, reply = forge(reference)
     with pytest.raises(ProtocolError, match="does not answer its request"):
-        runner._fits(reply, request)
+        connection._fits(reply, request)

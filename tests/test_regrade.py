@@ -50,11 +50,15 @@ class PrintingSandbox(InProcessSandbox):
 
     def run(self, request, on_standin=None):
         arrays = [a for a in getattr(request, "args", ()) if hasattr(a, "ravel")]
-        self.captured_output += f"asked {arrays[0].ravel()[:2].tolist() if arrays else request.module}\n"
+        printed = f"asked {arrays[0].ravel()[:2].tolist() if arrays else request.module}\n"
+        if self.hidden:
+            self.hidden_output += printed
+        else:
+            self.captured_output += printed
         return super().run(request, on_standin)
 
 
-def test_what_code_prints_once_hidden_checks_begin_is_not_in_its_feedback(tmp_path):
+def test_what_code_prints_in_hidden_checks_is_not_in_its_feedback(tmp_path):
     root = reference_submission(tmp_path / "reference")
     sandboxes: list[PrintingSandbox] = []
 
@@ -65,7 +69,7 @@ def test_what_code_prints_once_hidden_checks_begin_is_not_in_its_feedback(tmp_pa
     outputs = [run_checks(COURSE, [Submission("ann", root)], open_sandbox=opened, run_salt=new_run_salt())[0].output
                for _ in range(2)]
     assert outputs[0] == outputs[1] and outputs[0].startswith("asked ") and outputs[0].endswith(HIDDEN_OUTPUT)
-    assert sandboxes[0].captured_output != sandboxes[1].captured_output  # what hidden inputs would have shown
+    assert sandboxes[0].hidden_output != sandboxes[1].hidden_output  # what hidden inputs would have shown
 
 
 def test_an_output_folder_keeps_its_seed_and_new_inputs_draw_another(tmp_path):

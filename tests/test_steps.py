@@ -14,6 +14,7 @@ import pytest
 from attnkit.grading import steps
 from attnkit.grading.api import call, layer
 from attnkit.grading.context import ExerciseContext
+from attnkit.grading.diagnosis import Finding
 from attnkit.grading.engine_ids import HARD_CODED, MUTATES_INPUT, WRONG_SHAPE, WRONG_TYPE, WRONG_VALUES
 from attnkit.grading.memory import CheckRecord, StudentMemory
 from attnkit.grading.oracle import ReferenceOracle
@@ -237,12 +238,12 @@ class TracingSandbox:
         self.reply = Trace(answer(exps / total), tuple(Binding("softmax.py", line, name, v.shape, v)
                                                        for line, name, v in values))
 
-    def trace(self, request, on_standin=None):
-        self.asked.append(request)
+    def trace(self, request, on_standin=None, *, hidden=False):
+        self.asked.append((request, hidden))
         return self.reply
 
 
-def test_located_traces_a_wrong_answer_and_places_its_catalogued_mistake_without_settling(tmp_path):
+def test_located_notes_a_wrong_answer_to_trace_once_the_checks_are_done_without_settling(tmp_path):
     from attnkit.grading.steps.located import located
 
     sandbox = TracingSandbox(tmp_path, X)
@@ -250,11 +251,15 @@ def test_located_traces_a_wrong_answer_and_places_its_catalogued_mistake_without
     made = case(answer(wrong / wrong.sum(axis=0, keepdims=True)), softmax(X))
     made.probe.sandbox = sandbox
     assert not located(made) and not made.record.findings  # words only: nothing is found, nothing settled
-    where = made.record.located
+    assert made.record.locate_later is not None and not sandbox.asked  # traced later, not while checks run
+    made.record.findings.append(Finding.named("softmax-wrong-dim"))  # what the diagnosis goes on to name
+    where = made.record.locate_later(True)
     assert where is not None and (where.location.line, where.location.step, where.location.last_right) == \
         (7, "totals", "powers")
     assert [(m, line) for m, _, line, _ in where.mistakes] == [("softmax-wrong-dim", 7)]
-    assert not located(made) and len(sandbox.asked) == 1  # once a check: its first wrong answer
+    assert [hidden for _, hidden in sandbox.asked] == [True]  # asked of the process that answered it
+    noted = made.record.locate_later
+    assert not located(made) and made.record.locate_later is noted  # once a check: its first wrong answer
 
 
 def test_located_is_spared_where_the_course_turns_it_off(tmp_path):
@@ -267,7 +272,7 @@ def test_located_is_spared_where_the_course_turns_it_off(tmp_path):
     made = case(answer(np.zeros_like(X)), softmax(X))
     made.probe.sandbox = sandbox
     made.probe.context = replace(made.probe.context, course=replace(COURSE, feedback=Feedback(locate="off")))
-    assert not located(made) and made.record.located is None and not sandbox.asked
+    assert not located(made) and made.record.locate_later is None and not sandbox.asked
 
 
 # --- a right answer over a dependency known wrong -------------------------------------------------------------

@@ -8,6 +8,7 @@ hidden in the order the plugin happens to call things.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -35,6 +36,7 @@ class CheckRecord:
     carried: list[Carried] = field(default_factory=list)
     reported_forbidden: bool = False  # a forbidden name's use is named once per check
     located: Located | None = None  # where its first wrong answer goes wrong in the student's code (words only)
+    locate_later: Callable[[bool], Located | None] | None = None  # finds `located`, given whether the check is hidden
     answer: WrongAnswer | None = None  # the numbers no mistake model or sign explained, for the class report
 
 

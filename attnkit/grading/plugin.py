@@ -83,7 +83,7 @@ class _StudentState:
     sandbox: Any = None
     memory: StudentMemory = field(default_factory=StudentMemory)
     results: dict[str, ExerciseResult] = field(default_factory=dict)
-    shown_output: int | None = None  # how much of the printed output came before the first hidden check
+    shown_output: int | None = None  # how much of the public process's output came before the traced runs
 
 
 class GradingPlugin:
@@ -167,21 +167,35 @@ class GradingPlugin:
         return True
 
     def _grade(self, state: _StudentState) -> None:
+        settled: list[tuple[Exercise, _ExerciseState]] = []
         for exercise, check_functions in self._plan:
             exercise_state = _ExerciseState(self._context(state, exercise))
             if state.sandbox is not None:  # a fresh process where the refusals change (`begin_exercise`)
                 state.sandbox.begin_exercise(exercise_state.context.refused)
             state.memory.start_exercise()
             for check_function in check_functions:
-                if not check_function.check.public and state.shown_output is None:
-                    state.shown_output = len(state.sandbox.captured_output) if state.sandbox is not None else 0
                 record = CheckRecord()
                 exercise_state.checks.append((check_function.check, check_function.name, record))
                 arguments = {name: self._fixture(name, state, exercise_state, check_function.check, record)
                              for name in check_function.fixtures}
                 self._run(check_function, arguments, state, record)
-            state.results[exercise.id] = self._settle(state, exercise, exercise_state)
+            self._settle(state, exercise, exercise_state)
+            settled.append((exercise, exercise_state))
+        self._locate(state, settled)
+        for exercise, exercise_state in settled:
+            state.results[exercise.id] = self._result(exercise, exercise_state)
         self._finish(state)
+
+    def _locate(self, state: _StudentState, settled: list[tuple[Exercise, _ExerciseState]]) -> None:
+        """Where each failed check's first wrong answer goes wrong (`steps.located`), found now that none of
+        the student's answers is still to be scored: the traced runs can change no score, and what they print
+        is not shown."""
+        if state.sandbox is not None:
+            state.shown_output = len(state.sandbox.captured_output)
+        for _, exercise_state in settled:
+            for check, _, record in exercise_state.checks:
+                if record.locate_later is not None and any(f.mistakes for f in record.findings):
+                    record.located = record.locate_later(not check.public)
 
     def _run(self, check_function: _CheckFunction, arguments: dict[str, Any], state: _StudentState,
              record: CheckRecord) -> None:
@@ -243,6 +257,8 @@ class GradingPlugin:
             if state.sandbox is None:
                 state.sandbox = self.open_sandbox(state.submission.root)
                 state.sandbox.begin_exercise(exercise_state.context.refused)
+            if not check.public:  # from here on the exercise's checks are asked of the hidden process
+                state.sandbox.begin_hidden()
             return Attempt(state.sandbox, self.oracle, exercise_state.context, record, state.memory)
         if name == "rng":
             return self._rng(state, exercise, check)
@@ -269,15 +285,19 @@ class GradingPlugin:
 
     # --- verdicts ---------------------------------------------------------
 
-    def _settle(self, state: _StudentState, exercise: Exercise, exercise_state: _ExerciseState) -> ExerciseResult:
-        """The exercise's checks, their findings settled together, as results."""
+    def _settle(self, state: _StudentState, exercise: Exercise, exercise_state: _ExerciseState) -> None:
+        """The exercise's checks' findings settled together; later exercises may read what they found."""
         context = exercise_state.context
         drop_contradicted(state.memory.exercise.questions, self.oracle, context.rtol, context.atol)
         resolve([f for _, _, record in exercise_state.checks for f in record.findings], whole=WHOLE_CODE_MISTAKES)
+        result = self._result(exercise, exercise_state)
+        state.memory.settle(exercise.id, result.mistakes, result.carried_from)
+
+    def _result(self, exercise: Exercise, exercise_state: _ExerciseState) -> ExerciseResult:
+        """The exercise's checks as results."""
         result = ExerciseResult(exercise.id, sum(c.points for c, _, _ in exercise_state.checks))
         for check, name, record in exercise_state.checks:
             result.checks.append(self._check_result(exercise, check, name, record))
-        state.memory.settle(exercise.id, result.mistakes, result.carried_from)
         return result
 
     def _check_result(self, exercise: Exercise, check: Check, name: str, record: CheckRecord) -> CheckResult:
@@ -296,7 +316,8 @@ class GradingPlugin:
     def _finish(self, state: _StudentState) -> None:
         output, problem = "", ""
         if state.sandbox is not None:
-            output = shown_output(state.sandbox.captured_output, state.shown_output)
+            output = shown_output(state.sandbox.captured_output, state.shown_output,
+                                  bool(state.sandbox.hidden_output))
             problem = state.sandbox.malformed
             state.sandbox.close(wait=False)  # the warm parent ends and clears it up while we go on
             state.sandbox = None
@@ -308,19 +329,21 @@ class GradingPlugin:
                                         fingerprint=state.submission.fingerprint))
 
 
-HIDDEN_OUTPUT = "(what your code printed once the hidden checks began is not shown: it could show their inputs)"
+HIDDEN_OUTPUT = "(what your code printed during the hidden checks is not shown: it could show their inputs)"
 
 
-def shown_output(printed: str, before_hidden: int | None) -> str:
-    """What a student's feedback shows of their code's output: what it printed before the first hidden check.
+def shown_output(printed: str, shown: int | None, hidden_printed: bool) -> str:
+    """What a student's feedback shows of their code's output: what its public process printed while the
+    checks ran (`shown` characters of it; traced runs print after), never what the hidden process printed.
 
     Hidden inputs are the same on a regrade (the assignment's seed), so output that could hold them stays out
-    of the feedback: all of it from the first hidden check on, not only what those checks' own calls print,
-    since code may keep what it was asked and print it in a later public check.
+    of the feedback; the public process never sees a hidden input, so all it printed during the checks may be
+    shown (runner.SandboxedSubmission).
     """
-    if before_hidden is None or len(printed) <= before_hidden:
-        return printed
-    return printed[:before_hidden] + ("\n" if printed[:before_hidden].strip() else "") + HIDDEN_OUTPUT
+    kept = printed if shown is None else printed[:shown]
+    if not hidden_printed:
+        return kept
+    return kept + ("\n" if kept.strip() else "") + HIDDEN_OUTPUT
 
 
 def new_run_salt() -> str:

@@ -72,20 +72,21 @@ class Probe:
     def standins_possible(self) -> bool:
         return bool(self.context.standins) and self.oracle.can_stand_in
 
-    def trace(self, request: Request) -> Trace | None:
-        """The question asked again under the line tracer, as the last question was (with stand-ins if it used
-        them): the evidence a wrong answer is located by, from a process of the submission's own that no
-        score depends on (runner.SandboxedSubmission.trace). None where there is none to be had."""
+    def trace(self, request: Request, *, with_standins: bool, hidden: bool) -> Trace | None:
+        """The question asked again under the line tracer, with stand-ins or not as it was first asked: the
+        evidence a wrong answer is located by, asked once the student's checks are all done, of the process
+        (the public or the hidden one) that first answered it (runner.SandboxedSubmission.trace). None where
+        there is none to be had."""
         if not hasattr(self.sandbox, "trace") or isinstance(request, ConstantsRequest):
             return None
 
         def traced(asked: Request, answer: Any = None) -> Any:
             assert not isinstance(asked, ConstantsRequest)  # refused above
-            return self.sandbox.trace(TraceRequest(asked), answer)
+            return self.sandbox.trace(TraceRequest(asked), answer, hidden=hidden)
 
         ran, calls = self.ran_with_standins, self.standin_calls
         try:
-            reply = self.run_with_standins(request, keep=True, send=traced) if ran else traced(request)
+            reply = self.run_with_standins(request, keep=True, send=traced) if with_standins else traced(request)
         finally:
             self.ran_with_standins, self.standin_calls = ran, calls
         return reply if isinstance(reply, Trace) else None

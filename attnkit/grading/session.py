@@ -70,7 +70,7 @@ def run_checks(course: Course, submissions: list[Submission], *, exercise_ids: I
 
     plugin = GradingPlugin(
         course, catalogue, oracle or make_oracle(course), submissions, checks,
-        open_sandbox or opener(limits, warn=not public_only), collect, run_salt,
+        open_sandbox or opener(limits, warn=not public_only, hidden_checks=not public_only), collect, run_salt,
     )
     files = [str(course.grader_file(course.exercise(exercise_id))) for exercise_id in checks]
     for path in files:

@@ -12,10 +12,12 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 
 from attnkit.grading.catalogue import Mistake
 
 
+@lru_cache(maxsize=16)  # a student's modules, each read for every exercise that builds on it
 def normalised(source: bytes) -> str:
     """The module's code as `ast` prints it back (no comments, one layout), or "" if it does not parse."""
     try:

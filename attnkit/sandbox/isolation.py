@@ -290,7 +290,7 @@ def _own_parts(template: str, package_root: str, roots: list[str], uid: int) -> 
     if (Path(package_root) / PACKAGE).is_dir():  # else the import fails, and says so, in the sandbox
         copy_package(Path(package_root) / PACKAGE, Path(submission) / PACKAGE)
     mount(None, submission, None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
-    mount("proc", template + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    mount("proc", template + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2")  # its own uid's only
     os.chroot(template)
     os.chdir(SCRATCH)
 

@@ -1,103 +1,91 @@
 """The grader's side of a sandboxed submission: send requests, enforce limits.
 
-One `SandboxedSubmission` serves one student. Its process is started lazily and
-started again after it dies, so one exercise's infinite loop or `os._exit`
-costs that exercise, not the whole submission; its calls together have a time
-budget (`TimeBudget`). On Linux the process is forked from a warm parent that
-has already imported torch (`warm`), locked down (`isolation`) and limited as a
-whole (`cgroups`); elsewhere it is a fresh `python -m attnkit.sandbox.worker`
-with rlimits only, and one warning says what is not enforced.
+One `SandboxedSubmission` serves one student with two processes of its own (`connection.Connection`): the
+public checks' and, from an exercise's first hidden check on, the hidden checks' (`begin_hidden`), so
+nothing the student's code keeps from a hidden input can reach a later public check, whose output a
+student may see at once (Gradescope shows visible tests while hidden ones wait). The hidden process is
+the public one's twin where the warm parent forks sandboxes (`warm`: forked by the sandbox before any
+student code ran, confined as a sandbox of its own; a few milliseconds, where a sandbox of its own from the
+warm parent costs four times that); elsewhere a process of its own. A process is started
+lazily and started again after it dies, so one exercise's infinite loop or `os._exit` costs that exercise,
+not the whole submission; its calls together have a time budget (`TimeBudget`). On Linux a process is
+forked from a warm parent that has already imported torch (`warm`), locked down (`isolation`) and limited
+as a whole (`cgroups`); elsewhere it is a fresh `python -m attnkit.sandbox.worker` with rlimits only, and
+one warning says what is not enforced.
 """
 from __future__ import annotations
 
 import atexit
-import math
 import os
-import select
-import selectors
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
-
-import numpy as np
 
 from attnkit.sandbox import isolation, protocol, refusals
-from attnkit.sandbox.protocol import Failure, Standin, StandinAnswer, StandinCall
-from attnkit.settings import Settings
+from attnkit.sandbox.connection import Connection, Launcher, OutputFlood, SandboxProcess, StandinHandler, Twin
+from attnkit.sandbox.limits import Limits, TimeBudget
+from attnkit.sandbox.protocol import Failure
 
 TRACE_TIMEOUT, TRACE_BUDGET = 5.0, 15.0  # seconds of one traced run, and of all of one submission's
-MAX_STANDIN_CALLS = 5000  # in one request: a loop over rows calls a stand-in once a row, not thousands of times
-StandinHandler = Callable[[Standin, StandinCall], StandinAnswer]
+DEFAULT_LIMITS = Limits()  # course.toml's [settings] defaults
+__all__ = ["Limits", "SandboxedSubmission", "TimeBudget", "default_launcher", "opener"]
 
 
 @dataclass(frozen=True)
-class Limits:
-    """What one submission may use; the defaults are course.toml's [settings] defaults (attnkit.settings)."""
+class _Terms:
+    """How one kind of call runs: its own timeout, the time budget it draws on, and whether it is scored (a
+    broken reply to a scored call condemns the whole submission; a traced call's costs that call alone)."""
 
-    call_timeout: float = Settings.call_timeout
-    memory_mb: int = Settings.memory_limit_mb
-    output_kb: int = Settings.output_limit_kb
-    time_budget: float = Settings.time_budget  # seconds for all of a submission's calls together
-    refused: tuple[str, ...] = ()  # names of library routines the code may not reach (`refusals`)
-
-    @property
-    def cpu_seconds(self) -> int:
-        """CPU time for the whole submission: a backstop behind the wall-clock timeout of each call."""
-        return int(self.call_timeout * 30) + 1
-
-
-class SandboxProcess(Protocol):
-    """A running sandbox: where to write requests, read answers and output, and how to end it all."""
-
-    requests_w: int
-    responses_r: int
-    output_r: int
-    out_of_memory: bool  # after `kill`: whether the submission's memory limit ended it
-
-    def kill(self) -> None: ...
-
-    def release(self) -> None:
-        """End it without waiting to see it gone (its keeper clears up): the grader moves on at once."""
-
-
-Launcher = Callable[[Path, Limits], SandboxProcess]
+    call_timeout: float
+    budget: TimeBudget
+    scored: bool
 
 
 class SandboxedSubmission:
-    """Runs requests against one submission's `exercises` package in a child process."""
+    """Runs requests against one submission's `exercises` package in its public and hidden processes."""
 
-    def __init__(self, package_root: Path, limits: Limits = Limits(), launcher: Launcher | None = None):
+    def __init__(self, package_root: Path, limits: Limits = DEFAULT_LIMITS, launcher: Launcher | None = None, *,
+                 hidden_checks: bool = True):
+        """`hidden_checks`: whether hidden checks will be asked (a twin is forked for them from the start)."""
         self.package_root = Path(package_root).resolve()
         self.limits = limits
-        self.output = bytearray()
         self._launch = launcher or default_launcher()
-        self._process: SandboxProcess | None = None
-        self._selector: selectors.BaseSelector | None = None  # the running process's pipes, watched
+        self._twins = hidden_checks and isinstance(self._launch, WarmLauncher)
+        self._twin: Twin | None = None  # the public process's twin, until the hidden side takes it
+        self._public = Connection(self.package_root, limits, self._start_public)
+        self._hidden = Connection(self.package_root, limits, self._start_hidden if self._twins else self._launch)
+        if self._twins:  # a twin ends with its sandbox, and takes it along when it must end for sure
+            self._public.on_close = self._hidden.close
+        self._side = self._public  # where the next request goes (`begin_exercise`, `begin_hidden`)
+        self._scored = _Terms(limits.call_timeout, TimeBudget(limits.time_budget), True)
+        self._traced = _Terms(min(limits.call_timeout, TRACE_TIMEOUT),
+                              TimeBudget(min(limits.time_budget, TRACE_BUDGET)), False)
         self._hung_modules: set[tuple[str, bool, bool]] = set()  # (module, with stand-ins, build only)
         self.malformed = ""  # why this submission's replies cannot be trusted, once one broke the protocol
-        self._budget = TimeBudget(limits.time_budget)
-        self._constants: dict[tuple[str, tuple[str, ...]], protocol.Reply] = {}  # read by this process
+        self._constants: dict[tuple[str, tuple[str, ...]], protocol.Reply] = {}  # read by a public process
         self._exercise_refuses = bool(limits.refused)  # the current exercise's own refusals (`begin_exercise`)
-        self._tracing: SandboxedSubmission | None = None  # the process traced runs go to (see `trace`)
 
     def __enter__(self) -> SandboxedSubmission:
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     @property
     def captured_output(self) -> str:
-        """What the student's code printed, capped at the output limit."""
-        return self.output.decode("utf-8", errors="replace")
+        """What the student's code printed in its public process, capped at the output limit: output no
+        hidden input can have shaped (traced runs print here too, after every check)."""
+        return self._public.output.decode("utf-8", errors="replace")
+
+    @property
+    def hidden_output(self) -> str:
+        """What it printed during hidden checks (never shown: it could show their inputs)."""
+        return self._hidden.output.decode("utf-8", errors="replace")
 
     def run(self, request: protocol.Request, on_standin: StandinHandler | None = None) -> protocol.Reply:
         """Run one request; timeouts, deaths, floods and malformed replies become failures, never exceptions.
@@ -106,214 +94,144 @@ class SandboxedSubmission:
         a reply that breaks the protocol fails the call as `malformed-reply` and marks the whole
         submission (`malformed`): its process wrote something no honest worker writes.
 
-        A module's constants are read once a process: checks that each need the same table (cake's
-        four) get the first reply again, rather than a process woken to read attributes that code
-        which does not rewrite its own module cannot change.
+        A module's constants are read once (by the public process, which has seen no hidden input): checks
+        that each need the same table (cake's four) get the first reply again, rather than a process woken
+        to read attributes that code which does not rewrite its own module cannot change.
         """
+        side = self._side
         if isinstance(request, protocol.ConstantsRequest):
             key = (request.module, request.names)
             if key not in self._constants:
-                reply = self._untraced(request, on_standin)
-                if self._process is None:  # the read ended the process: a new one reads afresh
+                reply = self._scored_call(self._public, request, on_standin)
+                if not self._public.running:  # the read ended the process: a new one reads afresh
                     return reply
                 self._constants[key] = reply
             return self._constants[key]
-        reply = self._untraced(request, on_standin)
-        if self.limits.refused and not self._exercise_refuses and _reached_refused(reply):
-            self.close(wait=False)  # this exercise may use what the process refuses: ask one that refuses nothing
-            self.limits = replace(self.limits, refused=())
-            reply = self._untraced(request, on_standin)
+        reply = self._scored_call(side, request, on_standin)
+        if side.limits.refused and not self._exercise_refuses and _reached_refused(reply):
+            self._restart(side, refused=())  # this exercise may use what the process refuses: ask one that does not
+            reply = self._scored_call(side, request, on_standin)
         return reply
-
-    def _untraced(self, request: protocol.Request, on_standin: StandinHandler | None) -> protocol.Reply:
-        reply = self._run(request, on_standin)
-        assert not isinstance(reply, protocol.Trace)  # `_fits`: a trace answers a TraceRequest only
-        return reply
-
-    def _run(self, request: protocol.Request | protocol.TraceRequest,
-             on_standin: StandinHandler | None) -> protocol.Reply | protocol.Trace:
-        module = request.module
-        if self.malformed:
-            return Failure("malformed-reply", "MalformedReply", self.malformed)
-        if self._budget.spent:
-            return self._budget.spent_failure()
-        # What hung, remembered with how it was asked: with stand-ins a dependency's hang is gone, and
-        # building a layer without running it runs none of its forward code.
-        hang = (module, bool(getattr(request, "standins", ())), getattr(request, "input", 0) is None)
-        if hang in self._hung_modules:
-            return Failure("timeout", "", f"an earlier call into {module}.py ran out of time")
-        try:
-            with self._budget.counting():  # starting a process and ending a hung one cost the class time too
-                return self._attempt(hang, request, on_standin)
-        except TimeoutError:
-            if self._budget.spent:
-                return self._budget.spent_failure()
-            return Failure("timeout", "", f"no answer within {self.limits.call_timeout:g} s")
-
-    def _attempt(self, hang: tuple[str, bool, bool], request: protocol.Request | protocol.TraceRequest,
-                 on_standin: StandinHandler | None) -> protocol.Reply | protocol.Trace:
-        """One request in the running process (started first if none is): its reply or its failure;
-        TimeoutError, once the hung process is gone."""
-        try:
-            if self._process is None:
-                self._process = self._launch(self.package_root, self.limits)
-                self._pending = bytearray()
-                self._selector = _watch(self._process)
-            return self._exchange(self._process, protocol.encode(request), request, on_standin)
-        except TimeoutError:
-            self._hung_modules.add(hang)
-            self._kill()
-            raise
-        except OutputFlood:
-            self._kill()
-            return Failure("crash", "OutputLimitExceeded",
-                           f"printed more than {self.limits.output_kb} KiB; the rest was cut off")
-        except (EOFError, OSError):
-            return Failure("exited", "", self._end_and_say_why())
-        except protocol.ProtocolError as error:
-            self._kill()
-            self.malformed = f"the process running your code sent a malformed reply: {error}"
-            return Failure("malformed-reply", "MalformedReply", self.malformed)
 
     def begin_exercise(self, refused: tuple[str, ...] = ()) -> None:
-        """The next requests are one exercise's, whose sandbox refuses the library routines `refused` names
-        (`refusals.install`, before any of the student's code runs there).
+        """The next requests are one exercise's public checks', whose sandbox refuses the library routines
+        `refused` names (`refusals.install`, before any of the student's code runs there).
 
         A refusal cannot be installed after the student's code has run (it could have disarmed it), nor
-        lifted (the student's code could lift it too), so an exercise that refuses what the running
+        lifted (the student's code could lift it too), so an exercise that refuses what a running
         process does not gets a fresh one. An exercise that refuses nothing keeps the process it finds,
         refusing or not: most code never reaches a refused routine outside the softmax exercise, and a
         fresh fork costs about 15 ms (one an exercise would double a class's grading time). Where its
         code does reach one (attention may use the library's softmax), `run` asks again in a fresh
         process that refuses nothing.
         """
+        self._side = self._public
         self._exercise_refuses = bool(refused)
-        if refused and refused != self.limits.refused:
-            self.close(wait=False)
-            self.limits = replace(self.limits, refused=refused)
+        for side in (self._public, self._hidden):
+            if refused and refused != side.limits.refused:
+                self._restart(side, refused=refused)
 
-    def trace(self, request: protocol.TraceRequest, on_standin: StandinHandler | None = None) -> protocol.Trace | None:
-        """The request's traced second run, or None: evidence for a wrong answer's feedback, never for a score.
+    def begin_hidden(self) -> None:
+        """The next requests are the current exercise's hidden checks': the hidden process answers them."""
+        self._side = self._hidden
 
-        It runs in a second process of this submission's own (started at the first trace, kept for the
-        next), so nothing the traced run does, prints or learns (that it is traced, so its answer was
-        wrong) reaches the process whose answers are scored; that process has its own time budget and
-        shorter calls, and a timeout, a flood or a malformed trace there cost the trace alone.
+    def trace(self, request: protocol.TraceRequest, on_standin: StandinHandler | None = None, *,
+              hidden: bool = False) -> protocol.Trace | None:
+        """The request's traced run, or None: evidence for a wrong answer's feedback, never for a score.
+
+        Asked once the submission's checks are all done (`GradingPlugin`), in the process its question was
+        first asked in (`hidden`), so what the traced run does or learns (that it is traced, so its answer
+        was wrong) reaches no scored answer: a traced process answers no scored question again. Its calls
+        are shorter and have a budget of their own, and a timeout, a flood or a malformed trace cost the
+        trace alone.
         """
-        if self.malformed or self._budget.spent:
+        if self.malformed or self._scored.budget.spent:
             return None
-        if self._tracing is None:
-            limits = replace(self.limits, call_timeout=min(self.limits.call_timeout, TRACE_TIMEOUT),
-                             time_budget=min(self.limits.time_budget, TRACE_BUDGET))
-            self._tracing = SandboxedSubmission(self.package_root, limits, self._launch)
-        reply = self._tracing._run(request, on_standin)
+        side = self._hidden if hidden else self._public
+        side.traced = True
+        reply = self._call(side, request, on_standin, self._traced)
         return reply if isinstance(reply, protocol.Trace) else None
 
     def close(self, wait: bool = True) -> None:
-        """Stop the process and everything it started; `wait=False` returns before all of it is gone
+        """Stop both processes and everything they started; `wait=False` returns before all of it is gone
         (the warm parent still ends and clears it up): how the grader leaves a student it is done with."""
-        process, self._process = self._process, None
         self._constants.clear()
-        if self._tracing is not None:
-            self._tracing.close(wait)
-        if process is not None:
-            self._unwatch()
-            (process.kill if wait else process.release)()
+        for side in (self._public, self._hidden):
+            side.close(wait)
 
-    def _exchange(self, process: SandboxProcess, frame: bytes, request: protocol.Request | protocol.TraceRequest,
-                  on_standin: StandinHandler | None) -> protocol.Reply | protocol.Trace:
-        """Send the request, answer stand-in calls as they come, return the reply (or raise)."""
-        deadline = time.monotonic() + self.limits.call_timeout
-        if self._pending or select.select([process.responses_r], [], [], 0)[0]:
-            raise protocol.ProtocolError("a reply that no request asked for")
-        outgoing = bytearray(frame)
-        standin_calls = 0
-        selector = self._selector
-        assert selector is not None  # watched from the launch on
+    def _start_public(self, package_root: Path, limits: Limits) -> SandboxProcess:
+        if not isinstance(self._launch, WarmLauncher) or not self._twins:
+            return self._launch(package_root, limits)
+        process = self._launch(package_root, limits, twin=True)
+        self._twin = Twin(process, self._public)
+        return process
+
+    def _start_hidden(self, package_root: Path, limits: Limits) -> SandboxProcess:
+        """The public process's twin, forked with it; where it was taken already (and has ended), a new pair."""
+        if self._twin is None:
+            self._public.close(wait=False)
+            self._public.start()
+        twin, self._twin = self._twin, None
+        assert twin is not None  # `_start_public` made one
+        return twin
+
+    def _restart(self, side: Connection, refused: tuple[str, ...] | None = None) -> None:
+        """End the side's process; the next request starts another, refusing `refused` if given. A twin and
+        its sandbox refuse the same routines (the twin is forked after the refusals are installed)."""
+        for each in (self._public, self._hidden) if self._twins else (side,):
+            each.restart(refused)
+
+    def _scored_call(self, side: Connection, request: protocol.Request,
+                     on_standin: StandinHandler | None) -> protocol.Reply:
+        if side.traced:
+            self._restart(side)
+        reply = self._call(side, request, on_standin, self._scored)
+        assert not isinstance(reply, protocol.Trace)  # `connection._fits`: a trace answers a TraceRequest only
+        return reply
+
+    def _call(self, side: Connection, request: protocol.Request | protocol.TraceRequest,
+              on_standin: StandinHandler | None, terms: _Terms) -> protocol.Reply | protocol.Trace:
+        module = request.module
+        if self.malformed:
+            return Failure("malformed-reply", "MalformedReply", self.malformed)
+        if terms.budget.spent:
+            return terms.budget.spent_failure()
+        # What hung, remembered with how it was asked: with stand-ins a dependency's hang is gone, and
+        # building a layer without running it runs none of its forward code.
+        hang = (module, bool(getattr(request, "standins", ())), getattr(request, "input", 0) is None)
+        if terms.scored and hang in self._hung_modules:
+            return Failure("timeout", "", f"an earlier call into {module}.py ran out of time")
         try:
-            while True:
-                message = self._complete_frame()
-                if isinstance(message, StandinCall):
-                    standin_calls += 1
-                    outgoing += protocol.encode(self._answer_standin(message, request, on_standin, standin_calls))
-                    continue  # the grader's time answering counts against the call: a storm of calls times out
-                if message is not None:
-                    if self._pending or outgoing:
-                        raise protocol.ProtocolError("more than one reply to one request")
-                    return _fits(message, request)
-                writing = process.requests_w in selector.get_map()
-                if outgoing and not writing:  # most frames fit the pipe at once: watch for room only if not
-                    del outgoing[:_write_some(process.requests_w, outgoing)]
-                if outgoing and not writing:
-                    selector.register(process.requests_w, selectors.EVENT_WRITE, "requests")
-                remaining = self._budget.cap(deadline) - time.monotonic()
-                if remaining <= 0:
-                    raise TimeoutError
-                for key, _ in selector.select(remaining):
-                    if key.data == "requests":
-                        del outgoing[:os.write(process.requests_w, outgoing)]
-                        if not outgoing:
-                            selector.unregister(process.requests_w)
-                    elif key.data == "output":
-                        self._drain_output(process, selector)
-                    else:
-                        chunk = os.read(process.responses_r, 1 << 16)
-                        if not chunk:
-                            raise EOFError("no answer")
-                        self._pending += chunk
-        finally:
-            if process.requests_w in selector.get_map():  # left unsent: the process is killed at once
-                selector.unregister(process.requests_w)
+            with terms.budget.counting():  # starting a process and ending a hung one cost the class time too
+                return self._attempt(side, hang, request, on_standin, terms)
+        except TimeoutError:
+            if terms.budget.spent:
+                return terms.budget.spent_failure()
+            return Failure("timeout", "", f"no answer within {terms.call_timeout:g} s")
 
-    def _answer_standin(self, call: StandinCall, request: protocol.Request | protocol.TraceRequest,
-                        on_standin: StandinHandler | None, count: int) -> StandinAnswer:
-        """The grader's numbers for a stand-in call the request allowed; any other call is malformed."""
-        standins = getattr(request, "standins", ())
-        if on_standin is None or not 0 <= call.standin < len(standins):
-            raise protocol.ProtocolError("a stand-in call the request did not offer")
-        if count > MAX_STANDIN_CALLS:
-            return StandinAnswer(error=f"more than {MAX_STANDIN_CALLS} calls in one check")
-        return on_standin(standins[call.standin], call)
-
-    def _complete_frame(self) -> Any:
-        """The next whole message from the sandbox, checked; None until one has arrived."""
-        header = protocol.HEADER.size
-        if len(self._pending) < header:
-            return None
-        length = protocol.frame_length(bytes(self._pending[:header]))
-        if len(self._pending) < header + length:
-            return None
-        body = bytes(self._pending[header:header + length])
-        del self._pending[:header + length]
-        return protocol.decode(body, protocol.FROM_SANDBOX)
-
-    def _drain_output(self, process: SandboxProcess, selector: selectors.BaseSelector) -> None:
-        chunk = os.read(process.output_r, 1 << 16)
-        if not chunk:
-            selector.unregister(process.output_r)
-            return
-        room = self.limits.output_kb * 1024 - len(self.output)
-        self.output += chunk[:max(room, 0)]
-        if len(chunk) > room:
-            raise OutputFlood
-
-    def _kill(self) -> None:
-        self.close(wait=True)
-
-    def _unwatch(self) -> None:
-        if self._selector is not None:
-            self._selector.close()
-            self._selector = None
-
-    def _end_and_say_why(self) -> str:
-        """Clear up after a process that ended on its own, saying why when the sandbox knows."""
-        process = self._process
-        self._kill()
-        if process is not None and process.out_of_memory:
-            return (f"the submission ran out of memory: its processes and memory files together "
-                    f"may use {self.limits.memory_mb} MB")
-        return ("the process running your code ended before answering "
-                "(os._exit, a fatal signal such as a segfault, or a resource limit)")
+    def _attempt(self, side: Connection, hang: tuple[str, bool, bool],
+                 request: protocol.Request | protocol.TraceRequest, on_standin: StandinHandler | None,
+                 terms: _Terms) -> protocol.Reply | protocol.Trace:
+        """One request in the side's process: its reply or its failure; TimeoutError, once the hung process
+        is gone."""
+        try:
+            return side.exchange(request, on_standin, terms.call_timeout, terms.budget)
+        except TimeoutError:
+            if terms.scored:
+                self._hung_modules.add(hang)
+            raise
+        except OutputFlood:
+            side.close()
+            return Failure("crash", "OutputLimitExceeded",
+                           f"printed more than {self.limits.output_kb} KiB; the rest was cut off")
+        except (EOFError, OSError):
+            return Failure("exited", "", side.end_and_say_why())
+        except protocol.ProtocolError as error:
+            side.close()
+            if not terms.scored:
+                return Failure("malformed-reply", "MalformedReply", f"a malformed trace: {error}")
+            self.malformed = f"the process running your code sent a malformed reply: {error}"
+            return Failure("malformed-reply", "MalformedReply", self.malformed)
 
 
 def _reached_refused(reply: protocol.Reply) -> bool:
@@ -321,103 +239,6 @@ def _reached_refused(reply: protocol.Reply) -> bool:
     if isinstance(reply, Failure):
         return refusals.is_refusal(reply.message)
     return bool(reply.calls)
-
-
-def _write_some(fd: int, data: bytearray) -> int:
-    """Write what the pipe takes now, without waiting (the fd is non-blocking); how many bytes went."""
-    try:
-        return os.write(fd, data)
-    except BlockingIOError:
-        return 0
-
-
-def _watch(process: SandboxProcess) -> selectors.BaseSelector:
-    """One selector for the whole life of a process (not one a call): its answers and its output to read,
-    its requests to write without blocking (registered only while a frame waits to go)."""
-    selector = selectors.DefaultSelector()
-    os.set_blocking(process.requests_w, False)
-    selector.register(process.responses_r, selectors.EVENT_READ, "responses")
-    selector.register(process.output_r, selectors.EVENT_READ, "output")
-    return selector
-
-
-class TimeBudget:
-    """The wall time all of one submission's calls may take together.
-
-    Each call's own timeout stops one endless call; the budget stops a student
-    whose every call takes just under it: once it is spent, every remaining call
-    answers `timeout` at once, so a submission costs the class at most this much
-    time. It counts whole calls, the grader's answers to stand-in calls included,
-    as a call's own timeout does: they are time the submission costs too.
-    """
-
-    def __init__(self, seconds: float):
-        self.seconds = seconds
-        self.used = 0.0
-        self._ends = math.inf
-
-    @property
-    def spent(self) -> bool:
-        return self.used >= self.seconds
-
-    @contextmanager
-    def counting(self) -> Iterator[None]:
-        """Charge the time spent inside the block (one call into student code) to the budget."""
-        start = time.monotonic()
-        self._ends = start + self.seconds - self.used
-        try:
-            yield
-        finally:
-            self.used += time.monotonic() - start
-            self._ends = math.inf
-
-    def cap(self, deadline: float) -> float:
-        """The earlier of a call's own deadline and the moment the budget runs out."""
-        return min(deadline, self._ends)
-
-    def spent_failure(self) -> Failure:
-        return Failure("timeout", "", f"the submission's time budget of {self.seconds:g} s is spent")
-
-
-def _fits(reply: protocol.Reply | protocol.Trace,
-          request: protocol.Request | protocol.TraceRequest) -> protocol.Reply | protocol.Trace:
-    """A reply whose parts are those its request asks for (a forged one may answer another request)."""
-    if isinstance(request, protocol.TraceRequest):
-        if isinstance(reply, protocol.Trace):
-            _fits(reply.reply, request.request)
-        return reply  # a Failure: the trace could not be sent (too large), which the grader reads as no trace
-    if isinstance(reply, protocol.Trace):
-        raise protocol.ProtocolError("a trace that no request asked for")
-    if isinstance(reply, protocol.Answer):
-        wanted = {protocol.CallRequest: reply.returned is not None and reply.layer is None and not reply.constants,
-                  protocol.ModuleRequest: reply.layer is not None and not reply.constants
-                  and (reply.returned is not None) == (getattr(request, "input", None) is not None),
-                  protocol.ConstantsRequest: reply.returned is None and reply.layer is None
-                  and set(reply.constants) == set(getattr(request, "names", ()))}
-        if not wanted[type(request)] or not _fits_arrays(reply, request):
-            raise protocol.ProtocolError("a reply that does not answer its request")
-    return reply
-
-
-def _fits_arrays(answer: protocol.Answer, request: protocol.Request) -> bool:
-    """The arrays and tables an answer holds are those its request implies, shaped as asked: the grader's
-    checks read them by the request's names and shapes, as an honest worker sends them."""
-    if isinstance(request, protocol.CallRequest):
-        return len(answer.inputs_after) == len(request.args) and all(
-            after is None or (isinstance(arg, np.ndarray) and after.shape == arg.shape)
-            for after, arg in zip(answer.inputs_after, request.args))
-    if isinstance(request, protocol.ModuleRequest) and answer.layer is not None:
-        layer, weights = answer.layer, request.weights
-        expected_grads = set(weights) - set(layer.unset) if request.upstream is not None and request.input is not None \
-            else set()
-        return (set(layer.parts) == set(request.parts) and set(layer.unset) <= set(weights)
-                and set(layer.grads) == expected_grads
-                and all(g is None or g.shape == weights[name].shape for name, g in layer.grads.items()))
-    return True
-
-
-class OutputFlood(Exception):
-    """The student's code printed more than the output limit."""
 
 
 # --- launchers ---------------------------------------------------------------------------------------
@@ -516,18 +337,21 @@ def default_launcher(*, warn: bool = True) -> Launcher:
         return _FreshProcess
     if warn:
         warn_unenforced(warm_parent().refusal, warm_parent().cgroup_refusal)
+    return WarmLauncher()
 
-    def launch(package_root: Path, limits: Limits) -> SandboxProcess:
+
+class WarmLauncher:
+    """Sandboxes forked by this process's warm parent, with a twin for hidden checks when asked."""
+
+    def __call__(self, package_root: Path, limits: Limits, twin: bool = False) -> SandboxProcess:
         from attnkit.sandbox.warm import SpawnRequest
 
-        request = SpawnRequest(str(package_root), limits.memory_mb, limits.cpu_seconds, limits.refused)
+        request = SpawnRequest(str(package_root), limits.memory_mb, limits.cpu_seconds, limits.refused, twin)
         try:
             return warm_parent().spawn(request)
         except OSError:  # the parent is gone (killed, out of memory): not the student's doing, so start another
             stop_warm_parent()
             return warm_parent().spawn(request)
-
-    return launch
 
 
 def warn_unenforced(refusal: str | None, cgroup_refusal: str | None) -> None:
@@ -570,16 +394,16 @@ def prewarm(sharers: int = 0, huge_pages: bool = False) -> None:
         warm_parent(sharers, huge_pages)
 
 
-def opener(limits: Limits, *, warn: bool = True) -> Callable[[Path], SandboxedSubmission]:
+def opener(limits: Limits, *, warn: bool = True, hidden_checks: bool = True) -> Callable[[Path], SandboxedSubmission]:
     """How a grading session opens sandboxes. On Linux the warm parent starts now and imports torch
     while the grader collects its checks; the launcher is only chosen (waiting for it) at the first
-    sandbox."""
+    sandbox. `hidden_checks`: whether the session asks any (`SandboxedSubmission`)."""
     prewarm()
     launchers: list[Launcher] = []
 
     def open_sandbox(package_root: Path) -> SandboxedSubmission:
         if not launchers:
             launchers.append(default_launcher(warn=warn))
-        return SandboxedSubmission(package_root, limits, launchers[0])
+        return SandboxedSubmission(package_root, limits, launchers[0], hidden_checks=hidden_checks)
 
     return open_sandbox

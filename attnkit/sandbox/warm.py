@@ -9,9 +9,13 @@ file system (`isolation.build_template`) and a folder for their cgroups
 class's grading workers share one parent: one torch import fewer at start-up,
 and one copy of its memory). For each request the
 grader sends three pipe ends (requests in, answers out, output out) and a
-lifeline socket; the parent makes the submission's cgroup, forks the sandbox
-straight into a new pid namespace (pid 1 there: one fork a submission) and
-answers with a pidfd of it.
+lifeline socket, and three more for its twin when asked; the parent makes the
+submission's cgroup, forks the sandbox straight into a new pid namespace (pid 1
+there: one fork a submission) and answers with a pidfd of it. A twin (the
+process that answers the submission's hidden checks) is forked by the sandbox
+itself before it is locked down or has run any student code, then confined as
+a sandbox of its own: its own mount, ipc and uts namespaces, scratch folder and
+uid, in the same pid namespace and cgroup (the submission's limits are one).
 
 The parent keeps watch over every sandbox it forked. When the grader shuts
 its end of the lifeline (done with the submission, timed out, or died), when
@@ -51,6 +55,7 @@ MAX_MESSAGE = 1 << 16
 NO_ISOLATION = "--no-isolation"
 HUGE_PAGES = "--huge-pages"
 REQUESTS_FD, RESPONSES_FD = 3, 4  # in the sandbox; 0 is /dev/null, 1 and 2 the output pipe
+TWIN_FDS = (5, 6, 7)  # in the sandbox until its twin is forked: the twin's requests, responses and output
 FIRST_FREE_FD = 10
 ENDED, OUT_OF_MEMORY = b"e", b"m"  # the parent's last word on a lifeline: the sandbox is gone, and why
 
@@ -61,13 +66,29 @@ class SpawnRequest:
     memory_mb: int
     cpu_seconds: int
     refused: tuple[str, ...] = ()  # library routines the sandbox refuses (`refusals`): an exercise's forbidden names
+    twin: bool = False  # fork a twin too (`SandboxProcess.twin`)
+
+
+@dataclass(frozen=True)
+class Pipes:
+    """The grader's ends of one sandbox process's pipes."""
+
+    requests_w: int
+    responses_r: int
+    output_r: int
+
+    def close(self) -> None:
+        for fd in (self.requests_w, self.responses_r, self.output_r):
+            os.close(fd)
 
 
 class SandboxProcess:
     """The grader's handle on one forked sandbox: its pipes, and a way to end it for sure."""
 
-    def __init__(self, requests_w: int, responses_r: int, output_r: int, lifeline: socket.socket, pidfd: int):
+    def __init__(self, requests_w: int, responses_r: int, output_r: int, lifeline: socket.socket, pidfd: int,
+                 twin: Pipes | None = None):
         self.requests_w, self.responses_r, self.output_r = requests_w, responses_r, output_r
+        self.twin = twin  # its twin's pipes, if asked for (they close with the sandbox's own)
         self.out_of_memory = False
         self._lifeline = lifeline
         self._pidfd = pidfd  # the sandbox's: a pidfd can never name a recycled pid
@@ -100,6 +121,8 @@ class SandboxProcess:
         self._lifeline.close()
         for fd in (self._pidfd, self.requests_w, self.responses_r, self.output_r):
             os.close(fd)
+        if self.twin is not None:
+            self.twin.close()
         self._pidfd = -1
 
 
@@ -176,28 +199,34 @@ class WarmParent:
         return self._hello
 
     def spawn(self, request: SpawnRequest) -> SandboxProcess:
-        """Fork a sandbox for one submission and hand back its pipes."""
+        """Fork a sandbox for one submission (and its twin, if asked) and hand back its pipes."""
         self._ready()
-        requests_r, requests_w = os.pipe()
-        responses_r, responses_w = os.pipe()
-        output_r, output_w = os.pipe()
+        ours: list[int] = []
+        theirs: list[int] = []
+        for _ in range(2 if request.twin else 1):
+            requests_r, requests_w = os.pipe()
+            responses_r, responses_w = os.pipe()
+            output_r, output_w = os.pipe()
+            ours += [requests_w, responses_r, output_r]
+            theirs += [requests_r, responses_w, output_w]
         lifeline, their_lifeline = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        theirs = [requests_r, responses_w, output_w, their_lifeline.fileno()]
+        theirs.insert(3, their_lifeline.fileno())  # the sandbox's three pipes, the lifeline, the twin's three
         try:
             socket.send_fds(self._socket, [json.dumps(asdict(request)).encode()], theirs)
             _, fds, _, _ = socket.recv_fds(self._socket, MAX_MESSAGE, 1)
             if not fds:
                 raise BrokenPipeError("the warm sandbox parent did not fork a sandbox")
         except OSError:
-            for fd in (requests_w, responses_r, output_r):
+            for fd in ours:
                 os.close(fd)
             lifeline.close()
             raise
         finally:
-            for fd in theirs[:3]:
+            for fd in theirs[:3] + theirs[4:]:
                 os.close(fd)
             their_lifeline.close()
-        return SandboxProcess(requests_w, responses_r, output_r, lifeline, fds[0])
+        twin = Pipes(*ours[3:]) if request.twin else None
+        return SandboxProcess(ours[0], ours[1], ours[2], lifeline, fds[0], twin)
 
     def close(self) -> None:
         """Stop the parent: it ends every sandbox it forked and removes what it made before it exits
@@ -283,16 +312,20 @@ class _Parent:
     def _spawn(self, control: socket.socket) -> bool:
         """Fork the sandbox a grader asks for on `control`; False when that grader has closed it (or is gone)."""
         try:
-            data, fds, _, _ = socket.recv_fds(control, MAX_MESSAGE, 4)
+            data, fds, _, _ = socket.recv_fds(control, MAX_MESSAGE, 7)
         except (ConnectionResetError, BrokenPipeError):
             return False
         if not data:
             return False
         fields = json.loads(data)
         request = SpawnRequest(**{**fields, "refused": tuple(fields.get("refused", ()))})  # JSON has no tuples
+        if len(fds) != (7 if request.twin else 4):
+            for fd in fds:
+                os.close(fd)
+            return True  # a malformed request from a grader: no sandbox, and its spawn fails
         if request.refused:  # found here once, so every sandbox that refuses the same inherits what to refuse
             refusals.plan(request.refused)
-        pipes, lifeline = fds[:3], socket.socket(fileno=fds[3])
+        pipes, lifeline = fds[:3] + fds[4:], socket.socket(fileno=fds[3])
         try:
             cgroup = self.tree.create(request.memory_mb, isolation.MAX_PROCESSES) if self.tree else None
             watch = self._fork(request, pipes, lifeline, cgroup)
@@ -402,37 +435,53 @@ def serve(controls: list[socket.socket], isolate: bool) -> None:
 
 def _sandbox(request: SpawnRequest, pipes: list[int], template: str | None, roots: list[str],
              cgroup: cgroups.Cgroup | None) -> None:
-    """In the sandbox: join its cgroup, confine this process, then serve the grader's requests."""
+    """In the sandbox: join its cgroup, fork its twin if asked, confine this process, then serve the grader's
+    requests. The twin is forked before anything else happens here, so it starts as pristine as its
+    sandbox: no student code has run in either, and it goes through the same confinement (own root,
+    scratch folder and uid, as `isolation.sandbox_uid` gives each process of its own pid)."""
     try:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         isolation.die_with_parent()
         if cgroup is not None:
             cgroup.join()
         os.setsid()
-        requests_r, responses_w, output_w = pipes
+        requests_r, responses_w, output_w = pipes[:3]
+        twin = dict(zip(TWIN_FDS, pipes[3:]))
         _arrange_fds({0: os.open(os.devnull, os.O_RDONLY), 1: output_w, 2: output_w, REQUESTS_FD: requests_r,
-                      RESPONSES_FD: responses_w})
-        package_root = request.package_root
-        if template is not None:
-            uid = isolation.sandbox_uid()
-            isolation.enter_own_root(template, package_root, roots, uid)
-            package_root = isolation.SUBMISSION
-        limits = isolation.ResourceLimits(request.memory_mb, request.cpu_seconds)
-        isolation.limit_resources(limits, isolated=template is not None or os.geteuid() == 0)  # a uid of its own
-        if template is not None:
-            isolation.drop_privileges(uid)
-            isolation.deny_sockets()  # the network namespace is shared with every other sandbox
+                      RESPONSES_FD: responses_w, **twin})
+        if request.refused:  # before the twin is forked: both refuse, and neither has run student code yet
+            refusals.install(request.refused)
+        if twin and os.fork() == 0:
+            _arrange_fds({0: 0, 1: TWIN_FDS[2], 2: TWIN_FDS[2], REQUESTS_FD: TWIN_FDS[0], RESPONSES_FD: TWIN_FDS[1]})
+            isolation.die_with_parent()  # with its sandbox (pid 1 of their namespace: then with all of it anyway)
         else:
-            package_root = isolation.confine_without_namespaces(package_root)
-        _forget_the_course(roots)
-        from attnkit.sandbox import worker
-
-        worker.serve_forked(Path(package_root), os.fdopen(REQUESTS_FD, "rb"), os.fdopen(RESPONSES_FD, "wb"),
-                            request.refused)
+            for fd in twin:
+                os.close(fd)
+        _confine_and_serve(request, template, roots)
     except BaseException:  # a failure to set up shows in the captured output, not as a silent exit
         traceback.print_exc()
     finally:
         os._exit(0)
+
+
+def _confine_and_serve(request: SpawnRequest, template: str | None, roots: list[str]) -> None:
+    """Lock this sandbox process down (its own root and uid, its limits, no sockets), then serve."""
+    package_root = request.package_root
+    if template is not None:
+        uid = isolation.sandbox_uid()
+        isolation.enter_own_root(template, package_root, roots, uid)
+        package_root = isolation.SUBMISSION
+    limits = isolation.ResourceLimits(request.memory_mb, request.cpu_seconds)
+    isolation.limit_resources(limits, isolated=template is not None or os.geteuid() == 0)  # a uid of its own
+    if template is not None:
+        isolation.drop_privileges(uid)
+        isolation.deny_sockets()  # the network namespace is shared with every other sandbox
+    else:
+        package_root = isolation.confine_without_namespaces(package_root)
+    _forget_the_course(roots)
+    from attnkit.sandbox import worker
+
+    worker.serve_forked(Path(package_root), os.fdopen(REQUESTS_FD, "rb"), os.fdopen(RESPONSES_FD, "wb"))
 
 
 def _arrange_fds(wanted: dict[int, int]) -> None:
