@@ -92,9 +92,9 @@ def grade_class(course: Course, submissions: Path, out: Path, *, jobs: int, forc
                                            accept=f"pass {exposure.UNISOLATED_FLAG}")
         if found is not None:
             listener.warn(exposure.unisolated_warning(found))
-        from attnkit.sandbox import runner  # the sandboxes' parent imports torch while the class is copied out
+        from attnkit.sandbox import parent  # the sandboxes' parent imports torch while the class is copied out
 
-        runner.prewarm(sharers=jobs if jobs > 1 else 0, huge_pages=True)
+        parent.prewarm(sharers=jobs if jobs > 1 else 0, huge_pages=True)
         with _scratch(Path(submissions)) as scratch:
             from attnkit.nbgrader.extract import NotebookReader  # nbgrader's layout, read only when it is there
 

@@ -13,22 +13,22 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from attnkit.class_grading import ClassRun, GradingInterrupted, Listener
-from attnkit.class_report import REPORT_HTML, REPORT_JSON, write_report
-from attnkit.config import Course, course_here, find_course_file, load_course
 from attnkit.console import Console
 from attnkit.errors import KitError
 from attnkit.escaping import terminal, terminal_line
 from attnkit.gradescope.cli import gradescope
-from attnkit.grading.results import SubmissionResult
 from attnkit.interrupts import exit_status, terminate_as_interrupt, terminated
 from attnkit.nbgrader.cli import nbgrader
-from attnkit.reports import MESSAGE_LIMIT, check_line, plural
-from attnkit.self_check import SelfCheck
+from attnkit.sandbox import parent
+
+if TYPE_CHECKING:  # imported where they are used: `check` starts the sandboxes' parent before they load
+    from attnkit.class_grading import ClassRun
+    from attnkit.config import Course
+    from attnkit.self_check import SelfCheck
 
 OUTPUT_SHOWN = 2000  # characters of the student's own printed output that `check` shows
 TOP_MISTAKES = 5
@@ -86,11 +86,9 @@ def _stopped(message: str) -> NoReturn:
 @click.pass_context
 def main(context: click.Context) -> None:
     """Auto-graded exercises for the self-attention lesson."""
-    from attnkit.sandbox import runner
-
     context.obj = console = Console.from_environment()
-    before, runner.warning_sink = runner.warning_sink, console.warn  # the sandbox's warnings print here too
-    context.call_on_close(lambda: setattr(runner, "warning_sink", before))  # and only while this command runs
+    before, parent.warning_sink = parent.warning_sink, console.warn  # the sandbox's warnings print here too
+    context.call_on_close(lambda: setattr(parent, "warning_sink", before))  # and only while this command runs
 
 
 # --- check ---------------------------------------------------------------------------------------
@@ -100,6 +98,8 @@ class CheckCommand(click.Command):
     """`check --help` ends with the exercise ids of the course here (the handout's, for a student)."""
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from attnkit.config import find_course_file, load_course
+
         try:
             ids = ", ".join(exercise.id for exercise in load_course(find_course_file(Path.cwd())).exercises)
             text = f"EXERCISE is one of: {ids}."
@@ -115,10 +115,10 @@ class CheckCommand(click.Command):
 @click.pass_obj
 def check(console: Console, exercise_ids: tuple[str, ...], as_json: bool) -> None:
     """Run the public checks on ./exercises and explain each failure."""
-    from attnkit.sandbox.runner import prewarm
+    parent.prewarm()  # first: the sandbox's torch import overlaps the kit's imports and collecting the checks
+    from attnkit.config import find_course_file, load_course
     from attnkit.self_check import check_folder
 
-    prewarm()  # the sandbox's torch import overlaps reading the course and collecting the checks
     run = check_folder(Path.cwd(), exercise_ids)
     note = unchecked_exposure_note(load_course(find_course_file(Path.cwd())))
     if note:
@@ -146,6 +146,8 @@ def unchecked_exposure_note(course: Course) -> str:
 def print_check(run: SelfCheck, console: Console) -> None:
     """One line per check (wrapped to the console's width), the hint of each failure, the student's own
     output, a summary."""
+    from attnkit.reports import MESSAGE_LIMIT, check_line, plural
+
     say = console.say
     for exercise_id, exercise in run.result.exercises.items():
         for item in exercise.checks:
@@ -194,7 +196,10 @@ def print_check(run: SelfCheck, console: Console) -> None:
 def grade(console: Console, submissions: Path, out: Path, jobs: int, force: bool, unisolated: bool,
           new_inputs: bool) -> None:
     """Grade every submission under SUBMISSIONS with the hidden graders."""
-    from attnkit.class_grading import grade_class
+    from attnkit.class_grading import GradingInterrupted, grade_class
+    from attnkit.class_report import REPORT_HTML
+    from attnkit.config import course_here
+    from attnkit.progress import TerminalProgress
 
     progress = TerminalProgress(console)
     try:
@@ -222,6 +227,8 @@ def interrupted_line(run: ClassRun) -> str:
 
 
 def print_top_mistakes(run: ClassRun, console: Console) -> None:
+    from attnkit.reports import plural
+
     top = run.report.top_mistakes(TOP_MISTAKES) if run.report else []
     if top:
         console.line("Most common mistakes:")
@@ -235,25 +242,6 @@ def print_top_mistakes(run: ClassRun, console: Console) -> None:
                      f"{terminal_line(', '.join(group.checks))}")
 
 
-class TerminalProgress(Listener):
-    """What a class run tells the instructor, on the console: its warnings, and its progress as a bar."""
-
-    def __init__(self, console: Console) -> None:
-        self.console = console
-
-    def warn(self, message: str) -> None:
-        self.console.warn(message)
-
-    def starting(self, count: int) -> None:
-        self.console.start_progress(count, "grading")
-
-    def graded(self, result: SubmissionResult) -> None:
-        self.console.advance()
-
-    def finish(self) -> None:
-        self.console.end_progress()
-
-
 # --- report --------------------------------------------------------------------------------------
 
 
@@ -262,6 +250,9 @@ class TerminalProgress(Listener):
 @click.pass_obj
 def report(console: Console, out: Path) -> None:
     """Write OUT/report.json and OUT/report.html from a graded OUT."""
+    from attnkit.class_report import REPORT_HTML, REPORT_JSON, write_report
+    from attnkit.config import course_here
+
     write_report(out, course_here())
     console.line(f"Wrote {out / REPORT_JSON} and {out / REPORT_HTML}")
 
@@ -278,6 +269,7 @@ def report(console: Console, out: Path) -> None:
 def export(console: Console, out: Path, system: str, roster: Path, assignment: str | None) -> None:
     """Write OUT/<system>-grades.csv for the LMS's grade import, each student matched to the roster; ids that
     match no roster row, and roster rows with no submission, are listed on stderr."""
+    from attnkit.config import course_here
     from attnkit.gradebook import FEEDBACK, Gradebook, write_atomically
     from attnkit.lms_export import export_gradebook, read_roster
 
@@ -313,6 +305,7 @@ def draft(console: Console, out: Path, exercise: str, group: int, submissions: P
     """Print a catalogue entry for graders/mistakes/<exercise>.toml from GROUP (1 = the largest) of the report's
     mistakes nobody catalogued, its evidence filled in and the author's fields left TODO."""
     from attnkit.catalogue_draft import draft_entry
+    from attnkit.config import course_here
 
     console.line(draft_entry(course_here(), out, exercise, group, submissions).rstrip("\n"))
 
@@ -326,6 +319,7 @@ def draft(console: Console, out: Path, exercise: str, group: int, submissions: P
 @click.pass_obj
 def handout(console: Console, out: Path) -> None:
     """Write the student handout: stubs, public checks and a README."""
+    from attnkit.config import course_here
     from attnkit.handout import write_handout
 
     write_handout(course_here(), out)

@@ -67,9 +67,9 @@ def test_a_command_passes_the_sandboxs_warnings_to_its_console_only_while_it_run
     from click.testing import CliRunner
 
     from attnkit.cli import main
-    from attnkit.sandbox import runner
+    from attnkit.sandbox import parent
 
-    before = runner.warning_sink
+    before = parent.warning_sink
     monkeypatch.chdir(tmp_path)
     CliRunner().invoke(main, ["report", "."])
-    assert runner.warning_sink is before
+    assert parent.warning_sink is before

@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 from attnkit.grading.attempt import call, constants
-from attnkit.sandbox import cgroups, isolation, runner
+from attnkit.sandbox import cgroups, isolation, parent, runner
 from attnkit.sandbox.runner import Limits, SandboxedSubmission
 from attnkit.sandbox.warm import SpawnRequest, WarmParent
 from kit import COURSE
@@ -342,7 +342,7 @@ def test_nothing_the_student_started_outlives_close(probe):
 
 def test_a_dead_warm_parent_is_replaced_without_blaming_the_student(probe):
     assert run(probe, "double").status == "ok"
-    os.kill(runner.warm_parent().pid, signal.SIGKILL)
+    os.kill(parent.warm_parent().pid, signal.SIGKILL)
     assert run(probe, "double").status == "ok"
 
 
@@ -361,9 +361,9 @@ def test_a_parent_told_not_to_isolate_says_so(unisolated_parent):
 
 
 def test_an_unisolated_sandbox_warns_once_saying_what_is_not_enforced(monkeypatch, capsys):
-    monkeypatch.setattr(runner, "_said", set())
-    runner.warn_unenforced("namespaces need root", "cgroups need root")
-    runner.warn_unenforced("namespaces need root", "cgroups need root")
+    monkeypatch.setattr(parent, "_said", set())
+    parent.warn_unenforced("namespaces need root", "cgroups need root")
+    parent.warn_unenforced("namespaces need root", "cgroups need root")
     warning = capsys.readouterr().err
     assert warning.count("warning") == 1 and "\n" not in warning.strip()
     assert "own" in warning and "time budget" in warning and "no sockets" in warning and "namespace" in warning
@@ -463,12 +463,12 @@ import sys
 from pathlib import Path
 import numpy as np
 from attnkit.grading.attempt import call
-from attnkit.sandbox import runner
+from attnkit.sandbox import parent
 from attnkit.sandbox.runner import Limits, SandboxedSubmission
 try:
     with SandboxedSubmission(Path(sys.argv[1]), Limits(call_timeout=60.0)) as sandbox:
         uid = int(sandbox.run(call("limits_probe", "daemonize", np.ones(3))).returned.array[0])
-        print(runner.warm_parent().pid, uid, flush=True)
+        print(parent.warm_parent().pid, uid, flush=True)
         sandbox.run(call("limits_probe", "loop", np.ones(3)))
 except KeyboardInterrupt:
     print("interrupted", file=sys.stderr)
@@ -489,7 +489,7 @@ def limits_probe(tmp_path) -> Path:
 @pytest.fixture
 def whole_limits():
     """Skip unless this machine gives each submission a cgroup (Linux, root, memory and pids controllers)."""
-    refusal = runner.warm_parent().cgroup_refusal
+    refusal = parent.warm_parent().cgroup_refusal
     if refusal is not None:
         pytest.skip(f"no whole-submission limits here: {refusal}")
 

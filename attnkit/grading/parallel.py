@@ -34,7 +34,7 @@ from attnkit.grading.oracle import Oracle
 from attnkit.grading.plugin import Submission, new_run_salt
 from attnkit.grading.results import SubmissionResult
 from attnkit.interrupts import interrupt_held
-from attnkit.sandbox import runner
+from attnkit.sandbox import parent
 
 BATCHES_PER_WORKER = 2
 WARM_FD = "--warm-fd"
@@ -71,7 +71,7 @@ class _Pool:
 
     def run(self, submissions: list[Submission], on_result: Callable[[SubmissionResult], None]) -> None:
         queue = batches(submissions, self.jobs * BATCHES_PER_WORKER)
-        shared = runner.take_shared_sockets()  # none: each worker starts its own parent
+        shared = parent.take_shared_sockets()  # none: each worker starts its own parent
         try:
             workers = [_Worker(self.course, shared.pop() if shared else None) for _ in range(self.jobs)]
         finally:
@@ -90,7 +90,7 @@ class _Pool:
                             on_result(delivered(message["result"]))
                             continue
                         if "warning" in message:  # every worker meets the same machine: said once here
-                            runner.say_once(str(message["warning"]))
+                            parent.say_once(str(message["warning"]))
                             continue
                         batch = queue.pop() if queue else None
                         key.data.send(batch, self.run_salt)
@@ -213,9 +213,9 @@ def serve(course: Course, requests: IO[str], results: IO[str], warm_fd: int | No
     worker starts its own first, so its torch import overlaps ours.
     """
     if warm_fd is not None:
-        runner.join_warm_parent(warm_fd)
+        parent.join_warm_parent(warm_fd)
     else:
-        runner.prewarm()
+        parent.prewarm()
     import torch
 
     from attnkit.grading.session import make_oracle
@@ -228,7 +228,7 @@ def serve(course: Course, requests: IO[str], results: IO[str], warm_fd: int | No
         results.write(json.dumps(message) + "\n")
         results.flush()
 
-    runner.warning_sink = lambda text: send({"warning": text})
+    parent.warning_sink = lambda text: send({"warning": text})
 
     try:
         _serve_batches(course, oracle, requests, send)
@@ -259,7 +259,7 @@ def main() -> None:
     warm_fd = int(sys.argv[3]) if sys.argv[2:3] == [WARM_FD] else None
     serve(load_course(Path(sys.argv[1])), sys.stdin, results, warm_fd)
     results.close()
-    runner.stop_warm_parent()  # what atexit would do (the oracle removed its folder in serve)
+    parent.stop_warm_parent()  # what atexit would do (the oracle removed its folder in serve)
     sys.stderr.flush()
     os._exit(0)  # all is sent and cleaned up: tearing torch down took the grading process 0.3 s of waiting
 
