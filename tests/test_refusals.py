@@ -116,6 +116,17 @@ def swallowed(x):
     except RuntimeError:
         return torch.full_like(x, 1.0 / x.shape[-1])
 
+def lifted_with_the_kits_own_handles(x):
+    """What the warm parent kept to lift its refusals in sandboxes that refuse nothing, if it is findable."""
+    import gc, sys
+    kept = getattr(sys.modules.get("attnkit.sandbox.refusals"), "_liftable", None)
+    found = [o for o in gc.get_objects() if "DispatchModule" in type(o).__name__]  # none: not tracked
+    for library in (kept[1] if kept else []) + found:
+        library.reset()
+    for function, code in kept[2] if kept else []:
+        function.__code__ = code
+    return torch.softmax(x, -1)
+
 def by_hand(x):
     exps = torch.exp(x - x.amax(-1, keepdim=True))
     return exps / exps.sum(-1, keepdim=True)
@@ -150,7 +161,7 @@ def by_hand_in_a_subclass(x):
 
 ROUTES = ["plain", "method", "log_then_exp", "softmin_of_negated", "on_a_thread", "in_torch_function",
           "ops_in_inference_mode", "decomposed", "python_reference", "vmapped", "torchscript", "sparse", "nested",
-          "attention_kernel", "categorical", "cross_entropy_gradient", "swallowed"]
+          "attention_kernel", "categorical", "cross_entropy_gradient", "swallowed", "lifted_with_the_kits_own_handles"]
 HONEST = ["by_hand", "by_hand_on_a_thread", "log_sum_exp", "float64_inside", "numpy_inside", "by_hand_in_a_subclass"]
 SCORES = np.array([[2.0, 0.0, 1.0], [0.0, 1.0, 1.0], [2.0, 1.0, 2.0]]) / np.sqrt(2.0)
 RIGHT = np.exp(SCORES) / np.exp(SCORES).sum(-1, keepdims=True)

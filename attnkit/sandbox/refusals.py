@@ -58,6 +58,8 @@ class Plan:
 
 
 _plans: dict[tuple[str, ...], Plan] = {}
+# In the warm parent only (`install_for_forks`): what it refuses, its registrations and the functions' own code.
+_liftable: tuple[tuple[str, ...], list[Any], list[tuple[types.FunctionType, types.CodeType]]] | None = None
 
 
 def plan(names: Collection[str]) -> Plan:
@@ -99,6 +101,39 @@ def _python_versions(forbidden: ForbiddenNames) -> list[types.FunctionType]:
 
 def install(names: Collection[str]) -> None:
     """Refuse the routines `names` forbid, in this process and all it forks, for good."""
+    _install(names)
+
+
+def install_for_forks(names: Collection[str]) -> None:
+    """In the warm parent, once: refuse `names` here, so every sandbox forked refusing them starts so (the
+    registrations cost a sandbox about 3 ms); each sandbox then `settle`s what it refuses before any
+    student code exists in it."""
+    global _liftable
+    if _liftable is None:
+        _liftable = (tuple(sorted(names)), *_install(names))
+
+
+def settle(names: Collection[str]) -> None:
+    """In a sandbox, before any student code: refuse exactly `names`. What the warm parent refused
+    (`install_for_forks`) is kept if it is that, else lifted first; then nothing here can lift it."""
+    global _liftable
+    wanted = tuple(sorted(names))
+    if _liftable is not None:
+        refused, libraries, originals = _liftable
+        _liftable = None  # nothing the student's code can find holds what would lift the refusal
+        if refused == wanted:
+            return
+        for library in libraries:
+            library.reset()
+        for function, code in originals:
+            function.__code__ = code
+    if wanted:
+        _install(wanted)
+
+
+def _install(names: Collection[str]) -> tuple[list[Any], list[tuple[types.FunctionType, types.CodeType]]]:
+    """Refuse `names`; the registrations (kept alive by a count no Python object holds: none can reset
+    them) and the functions' own code, for `settle` to lift in a sandbox that refuses something else."""
     import torch
 
     chosen = plan(names)
@@ -110,10 +145,12 @@ def install(names: Collection[str]) -> None:
             if namespace not in libraries:
                 libraries[namespace] = torch._C._dispatch_library("IMPL", namespace, "", "", 0)
             libraries[namespace].impl(name, key, _refusing_kernel(operator))
-    for library in libraries.values():  # kept alive by a count no Python object holds: none can reset it
+    for library in libraries.values():
         ctypes.pythonapi.Py_IncRef(ctypes.py_object(library))
+    originals = [(function, function.__code__) for function in chosen.functions]
     for function in chosen.functions:
         function.__code__ = _REFUSING_CODE.replace(co_name=function.__name__, co_qualname=function.__qualname__)
+    return list(libraries.values()), originals
 
 
 def _refusing_kernel(operator: str) -> Any:

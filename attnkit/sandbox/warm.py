@@ -323,8 +323,8 @@ class _Parent:
             for fd in fds:
                 os.close(fd)
             return True  # a malformed request from a grader: no sandbox, and its spawn fails
-        if request.refused:  # found here once, so every sandbox that refuses the same inherits what to refuse
-            refusals.plan(request.refused)
+        if request.refused:  # refused here once, so every sandbox that refuses the same starts refusing
+            refusals.install_for_forks(request.refused)
         pipes, lifeline = fds[:3] + fds[4:], socket.socket(fileno=fds[3])
         try:
             cgroup = self.tree.create(request.memory_mb, isolation.MAX_PROCESSES) if self.tree else None
@@ -449,8 +449,7 @@ def _sandbox(request: SpawnRequest, pipes: list[int], template: str | None, root
         twin = dict(zip(TWIN_FDS, pipes[3:]))
         _arrange_fds({0: os.open(os.devnull, os.O_RDONLY), 1: output_w, 2: output_w, REQUESTS_FD: requests_r,
                       RESPONSES_FD: responses_w, **twin})
-        if request.refused:  # before the twin is forked: both refuse, and neither has run student code yet
-            refusals.install(request.refused)
+        refusals.settle(request.refused)  # before the twin is forked: neither has run student code yet
         if twin and os.fork() == 0:
             _arrange_fds({0: 0, 1: TWIN_FDS[2], 2: TWIN_FDS[2], REQUESTS_FD: TWIN_FDS[0], RESPONSES_FD: TWIN_FDS[1]})
             isolation.die_with_parent()  # with its sandbox (pid 1 of their namespace: then with all of it anyway)
