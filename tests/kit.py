@@ -5,6 +5,7 @@ import secrets
 import shutil
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
 
 from attnkit.config import Course, load_course
@@ -75,6 +76,29 @@ def overlay_submission(target: Path, overlay: Path) -> Path:
 def variant_submission(target: Path, variant: Variant) -> Path:
     """The reference with one catalogued variant's edits applied."""
     write_variant_package(COURSE.solutions_dir, variant, target / "exercises")
+    return target
+
+
+# A call_timeout for a test's class: the looping student's calls cost this each, not course.toml's ten
+# seconds, and an honest call (milliseconds) still has a hundred times what it needs on a busy machine.
+QUICK_CALLS = {"call_timeout": 4.0}
+
+
+def course_copy(target: Path, **settings: float) -> Path:
+    """A copy of the course (registry, graders, solutions, stubs) in `target`, without the kit's own source
+    beside it, with `settings` in its [settings] table (replaced or added).
+
+    A class graded by a test on a copy with a short `call_timeout` pays that, not course.toml's ten
+    seconds, for each call a looping submission makes; hostile code meets the copy, never the course."""
+    for part in ("solutions", "exercises", "graders"):
+        shutil.copytree(COURSE.root / part, target / part, ignore=shutil.ignore_patterns("__pycache__"))
+    lines = COURSE.file.read_text(encoding="utf-8").splitlines()
+    lines = [line for line in lines if line.split("=")[0].strip() not in settings]
+    at = next(i for i, line in enumerate(lines) if line.split("#")[0].strip() == "[settings]") + 1
+    lines[at:at] = [f"{key} = {value!r}" for key, value in settings.items()]
+    (target / "course.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    written = tomllib.loads((target / "course.toml").read_text(encoding="utf-8"))["settings"]
+    assert {key: written[key] for key in settings} == settings
     return target
 
 

@@ -18,8 +18,9 @@ import pytest
 from kit import (
     CATALOGUE,
     COURSE,
-    REPO,
+    QUICK_CALLS,
     SUBMISSIONS,
+    course_copy,
     exercise_of_module,
     overlay_submission,
     reference_submission,
@@ -63,12 +64,14 @@ def build_class(folder: Path) -> None:
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory) -> Path:
-    """The output folder of one `attnkit grade` run over the whole class."""
+    """The output folder of one `attnkit grade` run over the whole class, on a copy of the course whose
+    call_timeout is short (one student loops forever)."""
     root = tmp_path_factory.mktemp("class")
+    course = course_copy(root / "course", **QUICK_CALLS)
     build_class(root / "submissions")
     out = root / "out"
     run = subprocess.run(["attnkit", "grade", str(root / "submissions"), "--out", str(out)],
-                         cwd=REPO, capture_output=True, text=True, timeout=1800)
+                         cwd=course, capture_output=True, text=True, timeout=1800)
     assert run.returncode == 0, run.stderr
     return out
 

@@ -24,7 +24,7 @@ import pytest
 from attnkit.distribution import pinned_requirements
 from attnkit.gradescope.export import write_autograder
 from attnkit.handout import INSTALL, KEEP_TORCH, REQUIREMENTS, write_handout
-from kit import CATALOGUE, COURSE, REPO, reference_submission, variant_submission
+from kit import CATALOGUE, COURSE, REPO, course_copy, reference_submission, variant_submission
 
 pytestmark = pytest.mark.slow
 
@@ -75,15 +75,6 @@ def test_the_handout_installs_on_its_own_then_checks_and_submits(fresh_venv, tmp
     assert submitted.returncode == 0, submitted.stderr
     assert sorted(zipfile.ZipFile(student / "alice.zip").namelist()) == sorted(
         f"exercises/{p.name}" for p in COURSE.solutions_dir.glob("*.py"))
-
-
-def course_copy(target: Path) -> Path:
-    """The course repo's course (registry, graders, solutions), without the kit's own source beside it."""
-    target.mkdir()
-    shutil.copy(COURSE.file, target)
-    for folder in ("graders", "solutions", "exercises"):
-        shutil.copytree(REPO / folder, target / folder, ignore=shutil.ignore_patterns("__pycache__"))
-    return target
 
 
 def grades(csv_path: Path) -> list[dict[str, str]]:

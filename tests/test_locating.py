@@ -24,7 +24,7 @@ from attnkit.grading.results import CheckResult, Location, ResultError
 from attnkit.grading.session import make_oracle
 from attnkit.sandbox import protocol
 from attnkit.sandbox.protocol import Answer, Binding, Failure, Trace, TraceRequest
-from attnkit.sandbox.tracing import traced
+from attnkit.sandbox.tracing import MAX_LINES, traced
 from kit import COURSE, REPO, reference_submission
 
 CASES = sorted(p for p in (REPO / "tests" / "locating").iterdir() if p.is_dir())
@@ -364,8 +364,10 @@ def test_a_student_style_is_located_at_its_line(case, tmp_path, oracle):
 HOSTILE = {
     "turns the tracer off": "import sys\n\ndef softmax(scores, dim=-1):\n    sys.settrace(None)\n"
                             "    return scores * 2\n",
-    "floods it": "def softmax(scores, dim=-1):\n    for i in range(100000):\n        scores = scores + 0.0\n"
-                 "    return scores * 2\n",
+    # twice the line events the tracer follows, each rebinding one name; plain numbers, so that the calls
+    # no tracer watches (most of the grading) take milliseconds, not seconds
+    "floods it": f"def softmax(scores, dim=-1):\n    total = 0\n    for i in range({MAX_LINES}):\n"
+                 "        total += i\n    return scores * 2\n",
     "binds a huge object": "import torch\n\ndef softmax(scores, dim=-1):\n    big = torch.zeros(3000, 3000)\n"
                            "    return scores * 2\n",
     "forges a trace": "import os, sys\n\ndef softmax(scores, dim=-1):\n    if sys.gettrace():\n"

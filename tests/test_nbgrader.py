@@ -56,11 +56,11 @@ from attnkit.nbgrader.notebooks import BEGIN_HIDDEN, build_notebook, check_cell_
 from attnkit.nbgrader.release import without_top_level_stubs
 from attnkit.nbgrader.samples import grade_id, only_assignment, solved_notebook
 from attnkit.sandbox import isolation
-from kit import CATALOGUE, COURSE, REPO, nbgrader_exercise_points
+from kit import CATALOGUE, COURSE, QUICK_CALLS, REPO, course_copy, nbgrader_exercise_points
 
 ASSIGNMENT = "self_attention"
 NOTEBOOK = f"{ASSIGNMENT}.ipynb"
-TIMEOUT = 30  # seconds a cell may run at autograde: an answer cell imports torch; dave's loop waits this long
+TIMEOUT = 15  # seconds a cell may run at autograde: an answer cell imports torch; dave's loop waits this long
 MISTAKE = "softmax-wrong-dim"
 EDITED_CELL, DELETED_CELL = (check_cell_id(COURSE.exercise("softmax"), c)
                              for c in COURSE.exercise("softmax").public_checks)
@@ -183,7 +183,8 @@ def run(*command: str, cwd: Path, env: dict[str, str] | None = None) -> subproce
 
 def place_students(course_dir: Path) -> None:
     """alice through `attnkit nbgrader sample` (the course folder's only assignment); the others edited from it."""
-    run("attnkit", "nbgrader", "sample", "--course-dir", str(course_dir), "--student", "alice", cwd=REPO)
+    run("attnkit", "nbgrader", "sample", "--course-dir", str(course_dir), "--student", "alice",
+        cwd=course_repo_of(course_dir))
     release = nbformat.read(course_dir / "release" / ASSIGNMENT / NOTEBOOK, as_version=4)
     edits = {"bob": with_mistake, "carol": lambda nb: edits_test_cells(nb, release), "dave": loops_forever,
              "mallory": lambda nb: poisons(nb, release)}
@@ -195,20 +196,28 @@ def place_students(course_dir: Path) -> None:
         nbformat.write(notebook, folder / NOTEBOOK)
 
 
+def course_repo_of(course_dir: Path) -> Path:
+    """The copy of the course repo that `course_dir` was built from, beside it."""
+    return course_dir.parent / "repo"
+
+
 @pytest.fixture(scope="module")
 def course_dir(tmp_path_factory) -> Path:
     """A course taken through build, generate_assignment, autograde, generate_feedback and export.
 
+    Built from a copy of the course whose call_timeout is short: the kit's grading of dave's looping
+    cake (at autograde, and twice by `attnkit grade`) waits that, not course.toml's ten seconds.
     Autograde runs with the course's path in nbgrader's environment (as an instructor might have
     exported it), so a cell that read its parent's environment would find it there.
     """
     course_dir = tmp_path_factory.mktemp("nbgrader") / "course"
-    run("attnkit", "nbgrader", "build", "--course-dir", str(course_dir), "--timeout", str(TIMEOUT), cwd=REPO)
+    repo = course_copy(course_repo_of(course_dir), **QUICK_CALLS)
+    run("attnkit", "nbgrader", "build", "--course-dir", str(course_dir), "--timeout", str(TIMEOUT), cwd=repo)
     run(*NBGRADER, "generate_assignment", ASSIGNMENT, cwd=course_dir)
     place_students(course_dir)
     shutil.copytree(course_dir / "submitted", course_dir.parent / "as-submitted")
     run(*NBGRADER, "autograde", ASSIGNMENT, cwd=course_dir,
-        env={**os.environ, "ATTNKIT_COURSE": str(REPO / "course.toml")})
+        env={**os.environ, "ATTNKIT_COURSE": str(repo / "course.toml")})
     run(*NBGRADER, "generate_feedback", ASSIGNMENT, cwd=course_dir)
     run(*NBGRADER, "export", cwd=course_dir)
     return course_dir
@@ -219,9 +228,10 @@ def nbgrader_scores(course_dir) -> dict[str, dict[str, float]]:
     return nbgrader_exercise_points(COURSE, course_dir / "gradebook.db", ASSIGNMENT, STUDENTS)
 
 
-def kit_grade(submissions: Path, out: Path) -> dict[str, dict[str, float]]:
-    """Per student, per exercise: `attnkit grade` of a folder of nbgrader submissions."""
-    run("attnkit", "grade", str(submissions), "--out", str(out), cwd=REPO)
+def kit_grade(course_dir: Path, submissions: Path, out: Path) -> dict[str, dict[str, float]]:
+    """Per student, per exercise: `attnkit grade` of a folder of nbgrader submissions, with the course
+    `course_dir` was built from."""
+    run("attnkit", "grade", str(submissions), "--out", str(out), cwd=course_repo_of(course_dir))
     records = {s: json.loads((out / "feedback" / f"{s}.json").read_text()) for s in STUDENTS}
     return {s: {e: x["score"] for e, x in r["exercises"].items()} for s, r in records.items()}
 
@@ -229,7 +239,7 @@ def kit_grade(submissions: Path, out: Path) -> dict[str, dict[str, float]]:
 @pytest.fixture(scope="module")
 def kit_scores(course_dir, tmp_path_factory) -> dict[str, dict[str, float]]:
     """`attnkit grade` on the same `submitted/` folder, after autograde."""
-    return kit_grade(course_dir / "submitted", tmp_path_factory.mktemp("attnkit-grades"))
+    return kit_grade(course_dir, course_dir / "submitted", tmp_path_factory.mktemp("attnkit-grades"))
 
 
 def attack_report(course_dir: Path) -> dict[str, str]:
@@ -422,7 +432,7 @@ def test_autograde_leaves_each_submission_as_it_was_handed_in(course_dir, studen
 
 @pytest.mark.slow
 def test_the_kit_grades_submitted_after_autograde_as_it_was_handed_in(course_dir, kit_scores, tmp_path):
-    assert kit_scores == kit_grade(course_dir.parent / "as-submitted", tmp_path / "grades")
+    assert kit_scores == kit_grade(course_dir, course_dir.parent / "as-submitted", tmp_path / "grades")
 
 
 # --- fast: the notebook's make-up and the extraction -------------------------------
@@ -577,9 +587,7 @@ def test_a_declared_dependency_that_fails_fails_its_dependent(tmp_path):
 @pytest.fixture(scope="module")
 def course_repo(tmp_path_factory) -> Path:
     """A copy of the course repo with its nbgrader course folder built inside, as the README lays it out."""
-    repo = tmp_path_factory.mktemp("repo")
-    for part in ("course.toml", "exercises", "solutions", "graders"):
-        (shutil.copytree if (REPO / part).is_dir() else shutil.copy)(REPO / part, repo / part)
+    repo = course_copy(tmp_path_factory.mktemp("repo"))
     build_course(load_course(repo / "course.toml"), repo / "nbgrader-course")
     return repo
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from kit import COURSE, REPO, overlay_submission
+from kit import COURSE, QUICK_CALLS, course_copy, overlay_submission
 
 pytestmark = pytest.mark.slow
 
@@ -37,12 +37,14 @@ def expected(name: str) -> dict[str, dict]:
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory) -> Path:
+    """One `attnkit grade` of them all, on a copy of the course whose call_timeout is short (one loops)."""
     root = tmp_path_factory.mktemp("students")
+    course = course_copy(root / "course", **QUICK_CALLS)
     for name in NAMES:
         overlay_submission(root / "submissions" / name, STUDENTS / name)
     out = root / "out"
     run = subprocess.run(["attnkit", "grade", str(root / "submissions"), "--out", str(out)],
-                         cwd=REPO, capture_output=True, text=True, timeout=1800)
+                         cwd=course, capture_output=True, text=True, timeout=1800)
     assert run.returncode == 0, run.stderr
     return out
 

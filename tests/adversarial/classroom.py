@@ -12,7 +12,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -22,7 +21,10 @@ from kit import CATALOGUE, COURSE, exercise_of_module, overlay_submission, refer
 
 HERE = Path(__file__).resolve().parent
 FORGERY = HERE / "forgery.py"
-SETTLE = 6.0  # seconds after grading for a delayed attack (the detached rewriter sleeps 4) to strike
+# Seconds after grading for a delayed attack to strike, in a class that holds one (the detached rewriter
+# sleeps 4); where none is, a moment for what the sandboxes left to be re-parented and counted.
+SETTLE = 6.0
+NO_DELAYED_ATTACK = 1.0
 TIGHT_SETTINGS = {
     "call_timeout": 3,  # the infinite loop costs this, not course.toml's ten
     "memory_limit_mb": 1200,  # the memory bomb fills this much (torch alone maps 700 MB), not 2048
@@ -35,20 +37,6 @@ NEEDS_SANDBOX = [pytest.mark.slow,
 def overlays(folder: Path) -> list[str]:
     """The names of the overlay folders in `folder`, sorted."""
     return sorted(p.name for p in folder.iterdir() if p.is_dir())
-
-
-def course_copy(target: Path, **settings: float) -> Path:
-    """The course with `settings` in its [settings] table (replaced or added); hostile code meets this copy."""
-    for part in ("solutions", "exercises", "graders"):
-        shutil.copytree(COURSE.root / part, target / part, ignore=shutil.ignore_patterns("__pycache__"))
-    lines = (COURSE.root / "course.toml").read_text().splitlines()
-    lines = [line for line in lines if line.split("=")[0].strip() not in settings]
-    at = next(i for i, line in enumerate(lines) if line.split("#")[0].strip() == "[settings]") + 1
-    lines[at:at] = [f"{key} = {value!r}" for key, value in settings.items()]
-    (target / "course.toml").write_text("\n".join(lines) + "\n")
-    written = tomllib.loads((target / "course.toml").read_text())["settings"]
-    assert {key: written[key] for key in settings} == settings
-    return target
 
 
 def digest(root: Path) -> dict[str, str]:
@@ -83,9 +71,10 @@ def attacked_exercises(overlay: Path) -> list[str]:
     return sorted(exercise_of_module(COURSE, module) for module in modules)
 
 
-def grade(course: Path, submissions: Path, out: Path, *args: str, env: dict | None = None) -> dict:
+def grade(course: Path, submissions: Path, out: Path, *args: str, env: dict | None = None,
+          settle: float = SETTLE) -> dict:
     """`attnkit grade` as an instructor runs it, watched by leftovers.py; its report, whatever the exit status."""
-    command = [sys.executable, str(HERE / "leftovers.py"), str(SETTLE),
+    command = [sys.executable, str(HERE / "leftovers.py"), str(settle),
                "attnkit", "grade", str(submissions), "--out", str(out), *args]
     run = subprocess.run(command, cwd=course, capture_output=True, text=True, timeout=900,
                          env={**os.environ, **(env or {})})

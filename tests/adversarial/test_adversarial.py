@@ -37,9 +37,9 @@ import pytest
 from classroom import (
     HERE,
     NEEDS_SANDBOX,
+    NO_DELAYED_ATTACK,
     TIGHT_SETTINGS,
     attacked_exercises,
-    course_copy,
     digest,
     feedback,
     grade,
@@ -50,7 +50,7 @@ from classroom import (
     unreadable_files,
     verdicts,
 )
-from kit import COURSE, SUBMISSIONS
+from kit import COURSE, SUBMISSIONS, course_copy
 
 pytestmark = NEEDS_SANDBOX
 
@@ -135,7 +135,7 @@ def alone(graded, tmp_path_factory) -> dict[str, dict]:
     root = tmp_path_factory.mktemp("alone")
     for student, overlay in HONEST.items():
         honest_submission(root / "submissions" / student, overlay)
-    report = grade(graded.course, root / "submissions", root / "out", "--jobs", "2")
+    report = grade(graded.course, root / "submissions", root / "out", "--jobs", "2", settle=NO_DELAYED_ATTACK)
     assert report["returncode"] == 0, report["stderr"]
     return {student: feedback(root / "out", student) for student in HONEST}
 

@@ -42,9 +42,9 @@ import pytest
 from classroom import (
     HERE,
     NEEDS_SANDBOX,
+    NO_DELAYED_ATTACK,
     TIGHT_SETTINGS,
     attacked_exercises,
-    course_copy,
     feedback_by_student,
     grade,
     honest_submission,
@@ -52,7 +52,7 @@ from classroom import (
     oversized_files,
     unreadable_files,
 )
-from kit import SUBMISSIONS, overlay_submission, reference_submission
+from kit import SUBMISSIONS, course_copy, overlay_submission, reference_submission
 
 pytestmark = NEEDS_SANDBOX
 
@@ -165,7 +165,7 @@ def graded(tmp_path_factory) -> ClassRun:
     root = tmp_path_factory.mktemp("names")
     course = course_copy(root / "course", **TIGHT_SETTINGS)
     build_class(root / "submissions")
-    report = grade(course, root / "submissions", root / "out", "--jobs", "2")
+    report = grade(course, root / "submissions", root / "out", "--jobs", "2", settle=NO_DELAYED_ATTACK)
     return ClassRun(root / "out", report, unicodedata.normalize("NFC", report["stderr"]))
 
 

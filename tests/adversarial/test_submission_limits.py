@@ -34,14 +34,14 @@ import pytest
 from classroom import (
     HERE,
     NEEDS_SANDBOX,
+    NO_DELAYED_ATTACK,
     TIGHT_SETTINGS,
     attacked_exercises,
-    course_copy,
     grade,
     hostile_submission,
     overlays,
 )
-from kit import reference_submission
+from kit import course_copy, reference_submission
 
 pytestmark = NEEDS_SANDBOX
 
@@ -89,7 +89,7 @@ def graded(tmp_path_factory) -> ClassRun:
     for index in range(800):
         with open(submissions / SPARSE / "exercises" / f"m{index:03d}.py", "wb") as stream:
             stream.truncate(1 << 20)
-    report = grade(course, submissions, root / "out", "--jobs", "1")
+    report = grade(course, submissions, root / "out", "--jobs", "1", settle=NO_DELAYED_ATTACK)
     return ClassRun(root / "out", marker, report)
 
 
