@@ -7,6 +7,12 @@
 No network is needed here: torch 2.13.0's CPU wheel lies on this machine's disk, where pip's own
 configuration finds it, so a fresh install takes half a minute. PIP_NO_COMPILE only saves the time of
 compiling torch's files ahead of use. Each environment (about 1 GB) is removed when its test ends.
+
+The handout's install runs once, from nothing, in a fresh environment of the module's (its own test
+checks it). The two pip tests that need the dependencies present and attnkit absent (the built wheel;
+a torch already installed) start from an environment of their own holding hard links to that one's
+packages but attnkit (`venv_like`): torch is unpacked once for the three, not three times, and each
+test still installs attnkit its own way into its own environment.
 """
 from __future__ import annotations
 
@@ -17,11 +23,13 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from attnkit.distribution import pinned_requirements
+from attnkit.distribution import DISTRIBUTION, pinned_requirements
 from attnkit.gradescope.export import write_autograder
 from attnkit.handout import INSTALL, KEEP_TORCH, REQUIREMENTS, write_handout
 from kit import CATALOGUE, COURSE, REPO, course_copy, reference_submission, variant_submission
@@ -29,11 +37,56 @@ from kit import CATALOGUE, COURSE, REPO, course_copy, reference_submission, vari
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture
-def fresh_venv(tmp_path):
-    """A new virtual environment with nothing of this one's (no system site-packages); removed afterwards."""
-    venv = tmp_path / "venv"
+def new_venv(venv: Path) -> Path:
+    """A new virtual environment with nothing of this one's (no system site-packages)."""
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    return venv
+
+
+def site_packages(venv: Path) -> Path:
+    [folder] = (venv / "lib").glob("python3*/site-packages")
+    return folder
+
+
+def venv_like(installed: Path, venv: Path) -> Path:
+    """A new virtual environment holding what `installed` has in its site-packages, attnkit left out.
+
+    Hard links: the same files at no cost of time or disk. pip replaces or removes an installed file,
+    never writes into one, and so does `relabel_torch`, so nothing done here reaches `installed`."""
+    new_venv(venv)
+    site = site_packages(venv)
+    for entry in site_packages(installed).iterdir():
+        if entry.name.startswith(DISTRIBUTION) or (site / entry.name).exists():  # attnkit; the new venv's pip
+            continue
+        if entry.is_dir():
+            shutil.copytree(entry, site / entry.name, copy_function=os.link)
+        else:
+            os.link(entry, site / entry.name)
+    return venv
+
+
+@dataclass
+class Handout:
+    venv: Path
+    student: Path  # the handout, copied far from the course as a student keeps it
+    installed: subprocess.CompletedProcess  # its README's install command, run in `venv`
+
+
+@pytest.fixture(scope="module")
+def handout(tmp_path_factory) -> Iterator[Handout]:
+    """A handout installed with its README's command into a fresh virtual environment; removed afterwards."""
+    root = tmp_path_factory.mktemp("handout")
+    venv = new_venv(root / "venv")
+    student = shutil.copytree(write_handout(COURSE, root / "handout"), root / "far" / "from" / "the" / "course")
+    yield Handout(venv, student, sh(INSTALL, student, inside(venv)))
+    shutil.rmtree(venv, ignore_errors=True)
+
+
+@pytest.fixture
+def venv_with_the_dependencies(handout, tmp_path):
+    """A new virtual environment holding the handout's dependencies (torch among them), not attnkit."""
+    assert handout.installed.returncode == 0, handout.installed.stderr
+    venv = venv_like(handout.venv, tmp_path / "venv")
     yield venv
     shutil.rmtree(venv, ignore_errors=True)
 
@@ -52,15 +105,12 @@ def sh(command: str | list[str], cwd: Path, env: dict[str, str], timeout: int = 
                           timeout=timeout)
 
 
-def test_the_handout_installs_on_its_own_then_checks_and_submits(fresh_venv, tmp_path):
-    handout = write_handout(COURSE, tmp_path / "handout")
-    student = shutil.copytree(handout, tmp_path / "far" / "from" / "the" / "course")
-    env = inside(fresh_venv)
+def test_the_handout_installs_on_its_own_then_checks_and_submits(handout, tmp_path):
+    student, env = handout.student, inside(handout.venv)
     assert f"    {INSTALL}\n" in (student / "README.md").read_text()
-    installed = sh(INSTALL, student, env)
-    assert installed.returncode == 0, installed.stderr
+    assert handout.installed.returncode == 0, handout.installed.stderr
     where = sh(["python3", "-c", "import attnkit; print(attnkit.__file__)"], tmp_path, env)
-    assert where.stdout.startswith(str(fresh_venv)), where.stdout + where.stderr
+    assert where.stdout.startswith(str(handout.venv)), where.stdout + where.stderr
 
     stubs = sh(["attnkit", "check"], student, env)
     lines = [line for line in stubs.stdout.splitlines() if line.startswith(("✓", "✗"))]
@@ -81,13 +131,13 @@ def grades(csv_path: Path) -> list[dict[str, str]]:
     return list(csv.DictReader(csv_path.open()))
 
 
-def test_a_built_wheel_grades_a_class_as_the_editable_install_does(fresh_venv, tmp_path):
+def test_a_built_wheel_grades_a_class_as_the_editable_install_does(venv_with_the_dependencies, tmp_path):
     source = tmp_path / "source"
     source.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(REPO / name, source)
     shutil.copytree(REPO / "attnkit", source / "attnkit", ignore=shutil.ignore_patterns("__pycache__"))
-    env = inside(fresh_venv)
+    env = inside(venv_with_the_dependencies)
     built = sh(["python3", "-m", "pip", "wheel", str(source), "--no-deps", "-w", str(tmp_path / "dist")], tmp_path, env)
     assert built.returncode == 0, built.stderr
     [wheel] = (tmp_path / "dist").glob("attnkit-*.whl")
@@ -137,20 +187,20 @@ def test_setup_sh_installs_the_autograder_and_run_autograder_grades_with_it(tmp_
 def relabel_torch(venv: Path, version: str) -> None:
     """Make the venv's torch say it is `version`: another torch 2.2 or later, as a hosted notebook has one,
     with the one torch wheel this machine keeps (its code is the real one; only its version is told apart)."""
-    [info] = (venv / "lib").glob("python3*/site-packages/torch-*.dist-info")
+    [info] = site_packages(venv).glob("torch-*.dist-info")
     metadata_file = info / "METADATA"
     lines = [f"Version: {version}" if line.startswith("Version: ") else line
              for line in metadata_file.read_text().splitlines()]
+    metadata_file.unlink()  # a hard link (venv_like): replaced, never written into
     metadata_file.write_text("\n".join(lines) + "\n")
     info.rename(info.with_name(f"torch-{version}.dist-info"))
 
 
-def test_a_torch_already_installed_is_kept_and_check_notes_it_once(fresh_venv, tmp_path):
+def test_a_torch_already_installed_is_kept_and_check_notes_it_once(venv_with_the_dependencies, tmp_path):
     handout = write_handout(COURSE, tmp_path / "handout")
-    env = inside(fresh_venv)
+    env = inside(venv_with_the_dependencies)
     torch_pin = next(pin for pin in pinned_requirements() if pin.startswith("torch=="))
-    assert sh(["python3", "-m", "pip", "install", torch_pin], tmp_path, env).returncode == 0
-    relabel_torch(fresh_venv, "2.5.1")
+    relabel_torch(venv_with_the_dependencies, "2.5.1")
     replaced = sh(f"python3 -m pip install --dry-run -r {REQUIREMENTS}", handout, env)
     recorded = torch_pin.split("==")[1]
     assert f"torch-{recorded}" in replaced.stdout  # the pinned route would replace it: what the second file is for
