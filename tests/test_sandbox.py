@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 from attnkit.grading.attempt import call, constants
-from attnkit.sandbox import cgroups, isolation, parent, runner
+from attnkit.sandbox import cgroups, isolation, parent, runner, seccomp
 from attnkit.sandbox.runner import Limits, SandboxedSubmission
 from attnkit.sandbox.warm import SpawnRequest, WarmParent
 from kit import COURSE
@@ -507,7 +507,7 @@ def probe_call(function: str):
 
 
 def add_key_to_my_session_keyring() -> int:
-    add_key = isolation.KEYRING_CALLS[os.uname().machine][0]
+    add_key = seccomp.KEYRING_CALLS[os.uname().machine][0]
     serial = LIBC.syscall(add_key, b"user", b"attnkit-test", b"secret", 6, KEY_SPEC_SESSION_KEYRING)
     assert serial > 0, os.strerror(ctypes.get_errno())
     return serial
@@ -573,7 +573,7 @@ def test_a_key_in_the_graders_session_keyring_is_out_of_reach(limits_probe):
         with SandboxedSubmission(limits_probe, LIMITS) as sandbox:
             found = sandbox.run(probe_call("find_keys")).returned.array[1:]
     finally:
-        isolation.keyctl(KEYCTL_INVALIDATE, grader_key)
+        seccomp.keyctl(KEYCTL_INVALIDATE, grader_key)
     assert all(serial < 0 for serial in found)
 
 
