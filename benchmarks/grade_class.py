@@ -208,7 +208,8 @@ def report_building(course: Course, out: Path, students: int) -> None:
     uncatalogued groups: a group a student, four checks of 256 numbers each)."""
     import numpy as np
 
-    from attnkit.class_report import build_report, render_html
+    from attnkit.class_report import build_report
+    from attnkit.class_report_page import render_html
     from attnkit.gradebook import Gradebook
     from attnkit.grading.results import SubmissionResult, WrongAnswer
 

@@ -8,7 +8,8 @@ import subprocess
 
 import pytest
 
-from attnkit.class_report import REPORT_HTML, REPORT_JSON, ClassCounts, build_report, render_html, write_report
+from attnkit.class_report import REPORT_HTML, REPORT_JSON, ClassCounts, build_report, write_report
+from attnkit.class_report_page import render_html
 from attnkit.gradebook import Gradebook, broken_result
 from attnkit.grading.results import CheckResult, ExerciseResult, SubmissionResult
 from kit import COURSE

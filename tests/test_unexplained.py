@@ -233,7 +233,8 @@ def test_the_drafted_entry_completed_as_the_guide_says_names_the_group_on_the_ne
 
 
 def test_every_student_string_of_the_new_parts_is_escaped():
-    from attnkit.class_report import build_report, render_html
+    from attnkit.class_report import build_report
+    from attnkit.class_report_page import render_html
     from attnkit.grading.results import Location
     from attnkit.shared_code import SharedCode
 
