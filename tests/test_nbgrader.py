@@ -60,7 +60,7 @@ from kit import CATALOGUE, COURSE, QUICK_CALLS, REPO, course_copy, nbgrader_exer
 
 ASSIGNMENT = "self_attention"
 NOTEBOOK = f"{ASSIGNMENT}.ipynb"
-TIMEOUT = 15  # seconds a cell may run at autograde: an answer cell imports torch; dave's loop waits this long
+TIMEOUT = 10  # seconds a cell may run at autograde: an answer cell imports torch; dave's loop waits this long
 MISTAKE = "softmax-wrong-dim"
 EDITED_CELL, DELETED_CELL = (check_cell_id(COURSE.exercise("softmax"), c)
                              for c in COURSE.exercise("softmax").public_checks)
