@@ -6,13 +6,14 @@
 
 No network is needed here: torch 2.13.0's CPU wheel lies on this machine's disk, where pip's own
 configuration finds it, so a fresh install takes half a minute. PIP_NO_COMPILE only saves the time of
-compiling torch's files ahead of use. Each environment (about 1 GB) is removed when its test ends.
+compiling torch's files ahead of use. Each environment (about 1 GB) is removed once its tests end.
 
 The handout's install runs once, from nothing, in a fresh environment of the module's (its own test
-checks it). The two pip tests that need the dependencies present and attnkit absent (the built wheel;
-a torch already installed) start from an environment of their own holding hard links to that one's
-packages but attnkit (`venv_like`): torch is unpacked once for the three, not three times, and each
-test still installs attnkit its own way into its own environment.
+checks it), side by side with Gradescope's setup.sh (each is one pip process, most of it unpacking torch
+on one core, and the machine has two). The two pip tests that need the dependencies present and attnkit
+absent (the built wheel; a torch already installed) start from an environment of their own holding hard
+links to that one's packages but attnkit (`venv_like`): torch is unpacked once for the three, not three
+times, and each test still installs attnkit its own way into its own environment.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ import subprocess
 import sys
 import zipfile
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,14 +74,47 @@ class Handout:
     installed: subprocess.CompletedProcess  # its README's install command, run in `venv`
 
 
+@dataclass
+class Autograder:
+    root: Path  # AUTOGRADER_ROOT, the zip unpacked in source/ as Gradescope lays it out
+    env: dict[str, str]
+    setup: subprocess.CompletedProcess  # source/setup.sh, which made root/venv
+
+
+@dataclass
+class Installs:
+    handout: Handout
+    autograder: Autograder
+
+
 @pytest.fixture(scope="module")
-def handout(tmp_path_factory) -> Iterator[Handout]:
-    """A handout installed with its README's command into a fresh virtual environment; removed afterwards."""
-    root = tmp_path_factory.mktemp("handout")
-    venv = new_venv(root / "venv")
-    student = shutil.copytree(write_handout(COURSE, root / "handout"), root / "far" / "from" / "the" / "course")
-    yield Handout(venv, student, sh(INSTALL, student, inside(venv)))
+def installs(tmp_path_factory) -> Iterator[Installs]:
+    """The two installs from nothing, side by side: a handout's README command in a fresh virtual
+    environment, and Gradescope's setup.sh; each test checks its own. Both removed afterwards."""
+    folder = tmp_path_factory.mktemp("handout")
+    venv = new_venv(folder / "venv")
+    student = shutil.copytree(write_handout(COURSE, folder / "handout"), folder / "far" / "from" / "the" / "course")
+    scratch = tmp_path_factory.mktemp("gradescope")
+    root = scratch / "autograder"
+    with zipfile.ZipFile(write_autograder(COURSE, scratch)) as archive:
+        archive.extractall(root / "source")
+    empty_index = scratch / "no-index"
+    empty_index.mkdir()
+    env = {**inside(None), "AUTOGRADER_ROOT": str(root),
+           # PyTorch's CPU index cannot be reached from here: an empty index stands in for it, and pip's
+           # configuration on this machine finds the same CPU wheel on disk.
+           "TORCH_INDEX_URL": empty_index.as_uri()}
+    with ThreadPoolExecutor(2) as pool:
+        handout_install = pool.submit(sh, INSTALL, student, inside(venv))
+        setup = pool.submit(sh, ["bash", "source/setup.sh"], root, env, 900)
+    yield Installs(Handout(venv, student, handout_install.result()), Autograder(root, env, setup.result()))
     shutil.rmtree(venv, ignore_errors=True)
+    shutil.rmtree(root / "venv", ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def handout(installs) -> Handout:
+    return installs.handout
 
 
 @pytest.fixture
@@ -159,29 +194,17 @@ def test_a_built_wheel_grades_a_class_as_the_editable_install_does(venv_with_the
     assert [(r["student"], float(r["total"])) for r in rows] == [("ada", COURSE.max_total), ("bob", 13.0), ("eve", 0.0)]
 
 
-def test_setup_sh_installs_the_autograder_and_run_autograder_grades_with_it(tmp_path):
-    root = tmp_path / "autograder"
-    with zipfile.ZipFile(write_autograder(COURSE, tmp_path)) as archive:
-        archive.extractall(root / "source")
-    empty_index = tmp_path / "no-index"
-    empty_index.mkdir()
-    env = {**inside(None), "AUTOGRADER_ROOT": str(root),
-           # PyTorch's CPU index cannot be reached from here: an empty index stands in for it, and pip's
-           # configuration on this machine finds the same CPU wheel on disk.
-           "TORCH_INDEX_URL": empty_index.as_uri()}
-    try:
-        setup = sh(["bash", "source/setup.sh"], root, env, timeout=900)
-        assert setup.returncode == 0, setup.stdout[-3000:] + setup.stderr[-3000:]
-        where = sh([str(root / "venv" / "bin" / "python"), "-c", "import attnkit, torch; print(attnkit.__file__)"],
-                   tmp_path, env)
-        assert where.stdout.startswith(str(root / "venv")), where.stdout + where.stderr
-        shutil.copy(root / "source" / "run_autograder", root / "run_autograder")
-        reference_submission(root / "submission")
-        graded = sh(["bash", "run_autograder"], root, env)
-        results = json.loads((root / "results" / "results.json").read_text())
-        assert results["score"] == COURSE.max_total, graded.stdout + graded.stderr
-    finally:
-        shutil.rmtree(root / "venv", ignore_errors=True)
+def test_setup_sh_installs_the_autograder_and_run_autograder_grades_with_it(installs, tmp_path):
+    root, env, setup = installs.autograder.root, installs.autograder.env, installs.autograder.setup
+    assert setup.returncode == 0, setup.stdout[-3000:] + setup.stderr[-3000:]
+    where = sh([str(root / "venv" / "bin" / "python"), "-c", "import attnkit, torch; print(attnkit.__file__)"],
+               tmp_path, env)
+    assert where.stdout.startswith(str(root / "venv")), where.stdout + where.stderr
+    shutil.copy(root / "source" / "run_autograder", root / "run_autograder")
+    reference_submission(root / "submission")
+    graded = sh(["bash", "run_autograder"], root, env)
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert results["score"] == COURSE.max_total, graded.stdout + graded.stderr
 
 
 def relabel_torch(venv: Path, version: str) -> None:
