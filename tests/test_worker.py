@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from attnkit.sandbox import worker
+from attnkit.sandbox import standins, values, worker
 from attnkit.sandbox.protocol import Answer, CallRequest, Failure, Standin, StandinAnswer
 
 NUMBERS = np.arange(6.0).reshape(2, 3)
@@ -27,7 +27,7 @@ NUMBERS = np.arange(6.0).reshape(2, 3)
     ({"a": 1}, "other", "dict"),
 ])
 def test_what_came_back_is_described_not_judged(value, kind, type_name):
-    returned = worker.describe(value)
+    returned = values.describe(value)
     assert (returned.kind, returned.type_name) == (kind, type_name)
 
 
@@ -56,15 +56,15 @@ NOT_REAL = {
 @pytest.mark.parametrize("value,type_name", NOT_REAL.values(), ids=NOT_REAL.keys())
 def test_only_real_numbers_are_numbers(value, type_name):
     """Casting would drop an imaginary part or read True as 1: such an answer is what it is (wrong-type)."""
-    returned = worker.describe(value)
+    returned = values.describe(value)
     assert (returned.kind, returned.type_name, returned.array) == ("other", type_name, None)
-    assert worker.describe((torch.ones(2), value)).items[1].kind == "other"
+    assert values.describe((torch.ones(2), value)).items[1].kind == "other"
 
 
 def test_a_modules_constants_may_be_integers():
     for value in (torch.ones(2, 3, dtype=torch.int64), np.ones((2, 3), dtype=int), [[2, 0], [0, 1]]):
-        assert worker.describe(value, integers=True).kind == "array"
-    assert worker.describe(torch.ones(2) > 0, integers=True).kind == "other"
+        assert values.describe(value, integers=True).kind == "array"
+    assert values.describe(torch.ones(2) > 0, integers=True).kind == "other"
 
 
 def test_a_tensor_is_read_without_its_subclass_methods():
@@ -72,7 +72,7 @@ def test_a_tensor_is_read_without_its_subclass_methods():
         def numpy(self):
             return np.zeros(3)
 
-    assert worker.describe(torch.ones(3).as_subclass(Liar)).array.tolist() == [1.0, 1.0, 1.0]
+    assert values.describe(torch.ones(3).as_subclass(Liar)).array.tolist() == [1.0, 1.0, 1.0]
 
 
 def package(tmp_path: Path, name: str, modules: dict[str, str]) -> Path:
@@ -113,7 +113,7 @@ def test_gradients_flow_back_through_a_stand_in():
             return StandinAnswer((call.args[0] * 3,))
         return StandinAnswer((call.grad_outputs[0] * 3,), single=False)
 
-    triple = worker.make_standin(0, "low.low", channel)
+    triple = standins.make_standin(0, "low.low", channel)
     x = torch.ones(2, requires_grad=True, dtype=torch.float64)
     triple(x).sum().backward()
     assert x.grad.tolist() == [3.0, 3.0] and [c.grad_outputs is not None for c in calls] == [False, True]

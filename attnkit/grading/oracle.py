@@ -39,6 +39,7 @@ from attnkit.sandbox.protocol import (
     StandinAnswer,
     StandinCall,
 )
+from attnkit.sandbox.values import MAX_MESSAGE, clean_text
 
 REFERENCE_PACKAGE = "attnkit_reference"
 MAX_CACHE = 4096
@@ -298,7 +299,7 @@ def answer_standin(function: Any, call: StandinCall, room: int | None = None) ->
     except Exception as error:  # the student called the stand-in with arguments the reference refuses
         if isinstance(error, RuntimeError) and "allocate" in str(error):  # torch's allocator, past heap_room
             return StandinAnswer(error=OVER_ROOM)
-        return StandinAnswer(error=worker.clean_text(f"{type(error).__name__}: {error}", worker.MAX_MESSAGE))
+        return StandinAnswer(error=clean_text(f"{type(error).__name__}: {error}", MAX_MESSAGE))
     return StandinAnswer(tuple(np.zeros(i.shape) if g is None else _numbers(g) for g, i in zip(grads, inputs)),
                          single=False)
 

@@ -4,10 +4,7 @@
 so the student's code and the reference are probed the same way. Every request ends in plain
 data (`protocol.Answer` or `protocol.Failure`): what came back is described, never judged here.
 
-Stand-ins (error carried forward): a request may name functions of other exercises to replace.
-The package is imported afresh with each of those functions replaced by a stand-in that sends its
-arguments to the grader and returns the grader's numbers (also for the backward pass), so the
-student's own code runs on correct dependencies while no reference code enters this process.
+Stand-ins (error carried forward) are `standins.py`'s; turning objects into plain data, `values.py`'s.
 """
 from __future__ import annotations
 
@@ -21,7 +18,6 @@ import sys
 import traceback
 import types
 import warnings
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,137 +32,14 @@ from attnkit.sandbox.protocol import (
     LayerReport,
     ModuleRequest,
     Part,
-    Returned,
     StandinAnswer,
     StandinCall,
     Trace,
     TraceRequest,
 )
+from attnkit.sandbox.standins import Channel, Standins
 from attnkit.sandbox.tracing import traced
-
-MAX_MESSAGE = 500
-MAX_TYPE_NAME = 100
-
-Channel = Callable[[StandinCall], StandinAnswer]
-
-
-def _torch():
-    import torch
-
-    return torch
-
-
-def clean_text(value: Any, limit: int) -> str:
-    """Text safe to send: capped, and valid Unicode (lone surrogates replaced)."""
-    try:
-        text = str(value)
-    except BaseException:  # a student's object whose __str__ raises
-        text = "(could not be printed)"
-    text = text[:limit]
-    return text.encode("utf-8", errors="replace").decode("utf-8")
-
-
-# --- values in and out ---------------------------------------------------------------------------
-
-
-def to_tensor(value: Any, dtype: str) -> Any:
-    """Arrays from the grader become tensors of the requested floating dtype; tuples stay tuples."""
-    if isinstance(value, np.ndarray):
-        torch = _torch()
-        return torch.tensor(value, dtype=getattr(torch, dtype))
-    if isinstance(value, tuple):
-        return tuple(to_tensor(v, dtype) for v in value)
-    return value
-
-
-def tensor_numbers(value: Any) -> np.ndarray:
-    """A tensor's numbers as float64, without calling anything the student may have overridden."""
-    torch = _torch()
-    with torch._C.DisableTorchFunctionSubclass():
-        plain = torch.Tensor.detach(value).to("cpu", torch.float64)
-        return np.array(torch.Tensor.numpy(plain), dtype=np.float64)
-
-
-def describe(value: Any, depth: int = 0, *, integers: bool = False) -> Returned:
-    """What a value is, and its numbers where it has them.
-
-    Only real numbers are numbers: a complex, boolean, sparse, meta or nested tensor (or a complex or
-    boolean numpy array) is described as what it is, never as its numbers (casting would drop an
-    imaginary part, or read True as 1), and integers only where `integers` (a module's constants:
-    `keys = [[2, 0], ...]` is a fair way to write them; a computed answer in integers is not one).
-    """
-    torch = _torch()
-    type_name = clean_text(type(value).__name__, MAX_TYPE_NAME)
-    if isinstance(value, torch.Tensor):
-        kind = _not_real(value, integers)
-        if kind:
-            return Returned("other", clean_text(f"{kind} {type_name}", MAX_TYPE_NAME))
-        try:
-            return Returned("array", type_name, tensor_numbers(value), str(value.dtype).replace("torch.", ""),
-                            requires_grad=bool(value.requires_grad))
-        except (TypeError, RuntimeError):
-            return Returned("other", type_name)
-    if value is None:
-        return Returned("none", type_name)
-    if isinstance(value, (tuple, list)):
-        array = None if any(isinstance(v, (torch.Tensor, np.ndarray)) for v in value) else _as_array(value)
-        if array is not None:
-            return Returned("array", type_name, array, type_name)
-        if len(value) > protocol.MAX_ITEMS or depth >= 2:
-            return Returned("other", type_name)
-        return Returned("sequence", type_name,
-                        items=tuple(describe(v, depth + 1, integers=integers) for v in value))
-    if isinstance(value, np.ndarray) and value.dtype.kind not in ("fiu" if integers else "f"):
-        return Returned("other", clean_text(f"{value.dtype} {type_name}", MAX_TYPE_NAME))
-    array = _as_array(value)
-    if array is not None:
-        dtype = str(value.dtype) if isinstance(value, np.ndarray) else type_name
-        return Returned("array", type_name, array, clean_text(dtype, MAX_TYPE_NAME))
-    return Returned("other", type_name)
-
-
-def _not_real(tensor: Any, integers: bool) -> str:
-    """What makes a tensor not an answer of real numbers ("complex64", "sparse", ...); "" when it is one."""
-    torch = _torch()
-    with torch._C.DisableTorchFunctionSubclass():  # the student's subclass may lie about any of these
-        if torch.Tensor.is_nested.__get__(tensor):
-            return "nested"
-        if torch.Tensor.is_meta.__get__(tensor):
-            return "meta"
-        layout = torch.Tensor.layout.__get__(tensor)
-        if layout != torch.strided:
-            return str(layout).replace("torch.", "").strip("_")
-        dtype = torch.Tensor.dtype.__get__(tensor)
-        if dtype.is_floating_point or (integers and not dtype.is_complex and dtype != torch.bool):
-            return ""
-        return str(dtype).replace("torch.", "")
-
-
-def _as_array(value: Any) -> np.ndarray | None:
-    try:
-        array = np.array(np.asarray(value, dtype=np.float64), dtype=np.float64)
-    except BaseException:  # anything the student's object does on conversion
-        return None
-    if array.size > protocol.MAX_ARRAY_ELEMENTS or array.ndim > protocol.MAX_DIMENSIONS:
-        return None
-    return array
-
-
-def to_value(value: Any) -> Any:
-    """A stand-in's argument as plain data for the grader; TypeError for what cannot travel."""
-    torch = _torch()
-    if isinstance(value, torch.Tensor):
-        return tensor_numbers(value)
-    if isinstance(value, np.ndarray):
-        return np.asarray(value, dtype=np.float64)
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, (tuple, list)):
-        return tuple(to_value(v) for v in value)
-    raise TypeError(f"a stand-in cannot take an argument of type {type(value).__name__}")
-
-
-# --- errors --------------------------------------------------------------------------------------
+from attnkit.sandbox.values import MAX_MESSAGE, MAX_TYPE_NAME, _torch, clean_text, describe, tensor_numbers, to_tensor
 
 
 def where_raised(package_dir: Path, trace: traceback.StackSummary) -> str:
@@ -184,130 +57,6 @@ def failure(status: str, error: BaseException, package_dir: Path) -> Failure:
         where = f"{Path(error.filename).name}, line {error.lineno}"
     message = clean_text(error.msg if isinstance(error, SyntaxError) else error, MAX_MESSAGE)
     return Failure(status, clean_text(type(error).__name__, MAX_TYPE_NAME), message, where)
-
-
-# --- stand-ins -----------------------------------------------------------------------------------
-
-
-def make_standin(index: int, name: str, channel: Channel) -> Callable[..., Any]:
-    """A function that answers with the grader's numbers, forward and backward."""
-    torch = _torch()
-    autograd_function: Any = torch.autograd.Function  # torch comes in late: a base class mypy cannot look up
-
-    class StandinFunction(autograd_function):
-        @staticmethod
-        def forward(ctx, template, *tensors):
-            ctx.template = template
-            ctx.save_for_backward(*tensors)
-            args, kwargs = _fill(template, tensors)
-            answer = _ask(channel, StandinCall(index, args, kwargs, None), name)
-            like = tensors[0] if tensors else None
-            outputs = tuple(_tensor_like(v, like) for v in answer.values)
-            ctx.single = answer.single
-            return outputs[0] if answer.single else outputs
-
-        @staticmethod
-        def backward(ctx, *grad_outputs):
-            tensors = ctx.saved_tensors
-            args, kwargs = _fill(ctx.template, tensors)
-            grads = tuple(None if g is None else tensor_numbers(g) for g in grad_outputs)
-            answer = _ask(channel, StandinCall(index, args, kwargs, grads), name)
-            return (None, *(_tensor_like(v, t) for v, t in zip(answer.values, tensors)))
-
-    def standin(*args: Any, **kwargs: Any) -> Any:
-        tensors: list[Any] = []
-        template = (_template(args, tensors), {k: _template(v, tensors) for k, v in kwargs.items()})
-        return StandinFunction.apply(template, *tensors)
-
-    standin.__name__ = name.rpartition(".")[2]
-    return standin
-
-
-class _Slot:
-    """Where a tensor argument goes back in a stand-in's argument template."""
-
-    def __init__(self, index: int):
-        self.index = index
-
-
-def _template(value: Any, tensors: list[Any]) -> Any:
-    torch = _torch()
-    if isinstance(value, torch.Tensor):
-        tensors.append(value)
-        return _Slot(len(tensors) - 1)
-    if isinstance(value, (tuple, list)):
-        return tuple(_template(v, tensors) for v in value)
-    return value
-
-
-def _fill(template: Any, tensors: tuple[Any, ...]) -> tuple[tuple[Any, ...], dict[str, Any]]:
-    def value(item: Any) -> Any:
-        if isinstance(item, _Slot):
-            return tensor_numbers(tensors[item.index])
-        if isinstance(item, tuple):
-            return tuple(value(v) for v in item)
-        return to_value(item)
-
-    args, kwargs = template
-    return value(args), {k: value(v) for k, v in kwargs.items()}
-
-
-def _ask(channel: Channel, call: StandinCall, name: str) -> StandinAnswer:
-    answer = channel(call)
-    if answer.error:
-        raise TypeError(f"{name}: {answer.error}")
-    return answer
-
-
-def _tensor_like(array: np.ndarray, like: Any) -> Any:
-    torch = _torch()
-    dtype = like.dtype if like is not None and like.is_floating_point() else torch.float32
-    return torch.tensor(array, dtype=dtype)
-
-
-class Standins:
-    """The package imported afresh with some dependencies' functions replaced, for one request."""
-
-    def __init__(self, package: str, request: CallRequest | ModuleRequest, channel: Channel | None):
-        self.package, self.request, self.channel = package, request, channel
-        self.saved: dict[str, types.ModuleType] = {}
-
-    def __enter__(self) -> Standins:
-        if not self.request.standins:
-            return self
-        if self.channel is None:
-            raise RuntimeError("stand-ins were asked for where the grader cannot answer them")
-        self.saved = self._forget_package()
-        package = importlib.import_module(self.package)
-        for index, standin in enumerate(self.request.standins):
-            name = f"{self.package}.{standin.module}"
-            try:
-                module = importlib.import_module(name)
-            except (Exception, SystemExit):  # the dependency's own failure is what the stand-in replaces
-                module = types.ModuleType(name)
-                module.__package__ = self.package
-                sys.modules[name] = module
-                setattr(package, standin.module, module)
-            setattr(module, standin.function, make_standin(index, f"{standin.module}.{standin.function}", self.channel))
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        if self.request.standins:
-            self._forget_package()
-            sys.modules.update(self.saved)
-
-    def _forget_package(self) -> dict[str, types.ModuleType]:
-        """Take the package and its modules out of sys.modules, so the next import runs them afresh.
-
-        Its modules are its folder's files (a submission is a flat folder of modules), looked up by
-        name: scanning all of sys.modules would touch every module name a sandbox shares with its warm
-        parent, and copying those pages cost a sandbox milliseconds. A module the student's code put in
-        sys.modules under some other name is not forgotten, which changes only that student's own run.
-        """
-        package = sys.modules.get(self.package)
-        names = [self.package] + [f"{self.package}.{name[:-3]}" for folder in getattr(package, "__path__", None) or ()
-                                  for name in os.listdir(folder) if name.endswith(".py")]
-        return {name: sys.modules.pop(name) for name in names if name in sys.modules}
 
 
 # --- the three requests --------------------------------------------------------------------------
