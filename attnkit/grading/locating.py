@@ -34,7 +34,6 @@ line that holds no statement, or whose numbers do not fit its shape makes the wh
 """
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -43,63 +42,14 @@ from pathlib import Path
 import numpy as np
 
 from attnkit.config import PACKAGE
-from attnkit.grading.diagnosis import same, shape_text
+from attnkit.grading.diagnosis import shape_text
+from attnkit.grading.matching import Step, believable, discount_parts, match, matches, same_numbers, steps_matched
+from attnkit.grading.mistake_lines import FlawedRun, mistake_lines
 from attnkit.grading.results import Location
-from attnkit.sandbox.protocol import Answer, Binding, CallRequest, Failure, ModuleRequest, Request, Trace
+from attnkit.grading.sources import Source, names_read, read_sources
+from attnkit.sandbox.protocol import Binding, CallRequest, Failure, ModuleRequest, Request, Trace
 
-FlawedRun = tuple[list[np.ndarray], list[tuple[str, np.ndarray]]]  # a flawed model's answer, and its steps
-MAX_SLICES = 64     # rows (or batch elements) of a step a binding is compared with
-MAX_CODE = 200      # characters of a line quoted in the feedback
-
-Step = tuple[str, np.ndarray]
-
-
-@dataclass(frozen=True)
-class Source:
-    """One of the student's files as the grader read it: its lines, and each line's statement."""
-
-    name: str
-    lines: list[str]
-    statements: dict[int, int]   # line -> the first line of the innermost statement holding it
-    def_lines: set[int]           # lines where a function's arguments are bound (def and decorators)
-    ends: dict[int, int]          # a statement's first line -> its last (a compound statement's header)
-    loops: frozenset[int] = frozenset()  # lines of `for` headers: the numbers they bind are counters, not steps
-
-    @classmethod
-    def parse(cls, name: str, text: str) -> Source | None:
-        """None for a file that does not parse (a module that does not compile is located by its SyntaxError)."""
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError):
-            return None
-        spans: dict[int, tuple[int, int]] = {}  # line -> (span length, first line) of the innermost statement
-        ends: dict[int, int] = {}
-        def_lines: set[int] = set()
-        loops: set[int] = set()
-        for node in ast.walk(tree):
-            if isinstance(node, (ast.For, ast.AsyncFor)):
-                loops.add(node.lineno)
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                def_lines.add(node.lineno)
-                def_lines.update(d.lineno for d in getattr(node, "decorator_list", []))
-            if not isinstance(node, ast.stmt):
-                continue
-            body = getattr(node, "body", None)
-            last = body[0].lineno - 1 if isinstance(body, list) and body else (node.end_lineno or node.lineno)
-            ends[node.lineno] = max(last, node.lineno)
-            for line in range(node.lineno, max(last, node.lineno) + 1):
-                if line not in spans or spans[line][0] > last - node.lineno:
-                    spans[line] = (last - node.lineno, node.lineno)
-        return cls(name, text.splitlines(), {line: first for line, (_, first) in spans.items()}, def_lines, ends,
-                   frozenset(loops))
-
-    def code(self, line: int) -> str:
-        return self.lines[line - 1].strip()[:MAX_CODE] if 0 < line <= len(self.lines) else ""
-
-    def statement(self, line: int) -> str:
-        """The statement starting on `line`, whole where it is simple; a compound one's header as `if x: pass`."""
-        text = "\n".join(self.lines[line - 1:self.ends.get(line, line)]).strip()
-        return text + " pass" if text.endswith(":") else text
+__all__ = ["Located", "Source", "locate", "locate_traced", "read_sources", "request_inputs"]
 
 
 @dataclass(frozen=True)
@@ -118,14 +68,14 @@ class Located:
 def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], sources: dict[str, Source],
            rtol: float, atol: float) -> Located | None:
     """The first wrong step of a traced wrong answer and the student's line for it, or None."""
-    if not _believable(trace.bindings, sources):
+    if not believable(trace.bindings, sources):
         return None
     numbers = [value for _, value in steps if value.size == 1]  # a size or a scale: what a scalar should be
     steps = [(name, value) for name, value in steps if value.size > 1]
     if not steps:
         return None
     bindings = [b for b in trace.bindings if sources[b.file].statements[b.line] not in sources[b.file].def_lines]
-    matched = _discount_parts(bindings, [_steps_matched(b, steps, rtol, atol) for b in bindings])
+    matched = discount_parts(bindings, [steps_matched(b, steps, rtol, atol) for b in bindings])
     right = [max(m) if m else -1 for m in matched]
     last_right = max(right, default=-1)
     anchor = right.index(last_right) if last_right >= 0 else -1  # where the code had got furthest
@@ -187,82 +137,6 @@ def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], so
     return Located(location, raised_words, shapes, yours, steps[step][1])
 
 
-# --- trust ------------------------------------------------------------------------------------------
-
-
-def _believable(bindings: Sequence[Binding], sources: dict[str, Source]) -> bool:
-    """Every binding names a file the grader read and a line holding a statement there."""
-    return all(b.file in sources and b.line in sources[b.file].statements for b in bindings)
-
-
-# --- comparing a binding with the steps -------------------------------------------------------------
-
-
-def _steps_matched(binding: Binding, steps: Sequence[Step], rtol: float, atol: float) -> dict[int, int]:
-    """Each step the binding holds: 2 whole (in some form), 1 a part of it."""
-    value = binding.value
-    if value is None or value.size == 0:
-        return {}
-    found = {k: _match(value, target, rtol, atol) for k, (_, target) in enumerate(steps)}
-    return {k: how for k, how in found.items() if how}
-
-
-def _discount_parts(bindings: Sequence[Binding], matched: list[dict[int, int]]) -> list[dict[int, int]]:
-    """A row that matches a step (a symmetric row of the lesson's example) is no evidence where another
-    row bound on the same line under the same name matches nothing: that line computes a wrong step."""
-    wrong_sites = {(b.file, b.line, b.name) for b, found in zip(bindings, matched)
-                   if not found and b.value is not None and b.value.size > 1}
-    return [{k: how for k, how in found.items() if how == 2 or (b.file, b.line, b.name) not in wrong_sites}
-            for b, found in zip(bindings, matched)]
-
-
-def _matches(value: np.ndarray, target: np.ndarray, rtol: float, atol: float) -> bool:
-    return bool(_match(value, target, rtol, atol))
-
-
-def _match(value: np.ndarray, target: np.ndarray, rtol: float, atol: float) -> int:
-    """The same numbers, in any of the forms a student's code holds a step in (see the module's docstring):
-    2 the whole of it, 1 a part, 0 not."""
-    if value.size <= 1 < target.size:
-        return 0  # one number says too little (a total, a scale): right by chance as often as not
-    if any(same([form], [target], rtol, atol) for form in _forms(value, target.shape)):
-        return 2
-    return 1 if _part_of(value, target, rtol, atol) else 0
-
-
-def _forms(value: np.ndarray, shape: tuple[int, ...]) -> list[np.ndarray]:
-    forms = []
-    if value.shape == shape:
-        forms.append(value)
-    if value.ndim >= 2 and value.shape[:-2] + value.shape[:-3:-1] == shape:
-        forms.append(np.swapaxes(value, -1, -2))
-    if value.size == int(np.prod(shape)) and value.shape != shape and shape:
-        # a size-1 dimension dropped or added in front broadcasts as before; dropped behind it does not (a
-        # sum without keepdim), so those numbers are not the step's, whatever they are
-        padded = _leading_ones_dropped(value.shape) == _leading_ones_dropped(shape)
-        folded = value.ndim >= 2 and value.shape[-1] == shape[-1] and len(shape) > value.ndim
-        if padded or folded:
-            forms.append(value.reshape(shape))
-    return forms
-
-
-def _leading_ones_dropped(shape: tuple[int, ...]) -> tuple[int, ...]:
-    while shape and shape[0] == 1:
-        shape = shape[1:]
-    return shape
-
-
-def _part_of(value: np.ndarray, target: np.ndarray, rtol: float, atol: float) -> bool:
-    """One row or batch element of the step (a loop's), or its first rows (a table a loop is filling)."""
-    if value.ndim < target.ndim and target.shape[target.ndim - value.ndim:] == value.shape:
-        parts = target.reshape((-1, *value.shape))[:MAX_SLICES]
-        return any(same([value], [part], rtol, atol) for part in parts)
-    if value.ndim == target.ndim and value.ndim >= 1 and value.shape[1:] == target.shape[1:] \
-            and 0 < value.shape[0] < target.shape[0]:
-        return same([value], [target[:value.shape[0]]], rtol, atol)
-    return False
-
-
 def _suspect(binding: Binding, inputs: Sequence[np.ndarray], rtol: float, atol: float) -> bool:
     """A binding that may be where the code goes wrong: not one number, not an input, not a table of zeros."""
     if binding.value is None:
@@ -270,7 +144,7 @@ def _suspect(binding: Binding, inputs: Sequence[np.ndarray], rtol: float, atol: 
     value = binding.value
     if value.size <= 1 or (np.isfinite(value).all() and not value.any()):
         return False
-    return not any(_matches(value, given, rtol, atol) for given in inputs)
+    return not any(matches(value, given, rtol, atol) for given in inputs)
 
 
 def _sums_to_a_step(binding: Binding, steps: Sequence[Step], rtol: float, atol: float) -> bool:
@@ -279,7 +153,7 @@ def _sums_to_a_step(binding: Binding, steps: Sequence[Step], rtol: float, atol: 
     value = binding.value
     if value is None or value.ndim < 2:
         return False
-    return any(_match(value.sum(axis=axis), target, rtol, atol) == 2
+    return any(match(value.sum(axis=axis), target, rtol, atol) == 2
                for axis in range(value.ndim) for _, target in steps if target.size > 1)
 
 
@@ -304,7 +178,7 @@ def _aligned_step(wrong: Sequence[Binding], steps: Sequence[Step], first_wrong: 
     later: Binding | None = None
     for index in reversed(range(len(wrong))):
         binding = wrong[index]
-        twin = next((j for j in assigned if _same_numbers(binding, wrong[j])), None)
+        twin = next((j for j in assigned if same_numbers(binding, wrong[j])), None)
         if twin is not None:
             assigned[index] = assigned[twin]
             continue
@@ -329,11 +203,6 @@ def _by_site(bindings: Sequence[Binding]) -> list[Binding]:
     return list(latest.values())
 
 
-def _same_numbers(a: Binding, b: Binding) -> bool:
-    return a.value is not None and b.value is not None and a.value.shape == b.value.shape and \
-        bool(np.allclose(a.value, b.value, rtol=1e-5, atol=1e-7, equal_nan=True))  # float32 and float64 alike
-
-
 def _part_shape(shape: tuple[int, ...], whole: tuple[int, ...]) -> bool:
     return len(shape) < len(whole) and whole[len(whole) - len(shape):] == shape
 
@@ -345,7 +214,7 @@ def _first_twin_of_wrong_return(bindings: Sequence[Binding], matched: Sequence[d
     returned = [b for b, found in zip(bindings, matched) if b.name.startswith("return") and not found
                 and b.value is not None and b.value.size > 1]
     for index in range(max(anchor, 0)):
-        if not matched[index] and any(_same_numbers(bindings[index], r) for r in returned):
+        if not matched[index] and any(same_numbers(bindings[index], r) for r in returned):
             return index
     return None
 
@@ -373,14 +242,14 @@ def _step_left_out(bindings: Sequence[Binding], matched: Sequence[dict[int, int]
     culprit = bindings[wrong[0]]
     holders = [i for i in range(wrong[0]) if last_right in matched[i]]
     source = sources[culprit.file]
-    read = set(_names_read(source, source.statements[culprit.line]))
+    read = set(names_read(source, source.statements[culprit.line]))
     latest = next((i for i in reversed(holders) if bindings[i].name in read and bindings[i].file == culprit.file), None)
     if latest is None:
         return None
     site = (bindings[latest].file, bindings[latest].line, bindings[latest].name)
     first = holders[0]  # where those numbers were computed: this site, or a helper's return its caller binds
     same_site = (bindings[first].file, bindings[first].line, bindings[first].name) == site
-    if not (same_site or _same_numbers(bindings[first], bindings[latest])) or \
+    if not (same_site or same_numbers(bindings[first], bindings[latest])) or \
             not _fit(bindings[latest].shape, steps[last_right + 1][1].shape):
         return None
     skipped = [k for k in range(last_right + 1, step)  # a step whose numbers the next one repeats is not one more
@@ -403,7 +272,7 @@ def _wrong_number_read(earlier: Sequence[Binding], source: Source, line: int, nu
     no numbers, so a size the course says nothing of is never blamed."""
     if not numbers:
         return None
-    for name in _names_read(source, line):
+    for name in names_read(source, line):
         held = next((b for b in reversed(earlier) if b.name == name and b.file == source.name
                      and source.statements[b.line] != line), None)
         if held is None or held.value is None or held.value.size != 1 or source.statements[held.line] in source.loops:
@@ -413,21 +282,6 @@ def _wrong_number_read(earlier: Sequence[Binding], source: Source, line: int, nu
         if not any(np.isclose(value, n, rtol, atol) or (value and np.isclose(1 / value, n, rtol, atol)) for n in known):
             return held
     return None
-
-
-def _names_read(source: Source, line: int) -> list[str]:
-    """The names a statement reads, in order (its first line, where it does not parse whole)."""
-    try:
-        tree = ast.parse(source.statement(line))
-    except SyntaxError:
-        return []
-    names = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
-            names.append(node.id)
-        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
-            names.append(f"self.{node.attr}")
-    return list(dict.fromkeys(names))
 
 
 # --- crashes ----------------------------------------------------------------------------------------
@@ -445,7 +299,7 @@ def _raised_at(failure: Failure, sources: dict[str, Source]) -> tuple[str, int] 
 
 def _shapes_on_line(source: Source, line: int, bindings: Sequence[Binding]) -> str:
     """The shapes the names read on a line held when it ran (latest binding of each in that file)."""
-    names = _names_read(source, line)
+    names = names_read(source, line)
     held = {b.name: b.shape for b in bindings if b.file == source.name}
     shapes = [f"{name} has shape {shape_text(held[name])}" for name in dict.fromkeys(names)
               if name in held and len(held[name]) >= 1]
@@ -479,22 +333,6 @@ def locate_traced(trace: Trace, steps: Sequence[Step], request: Request, package
     return replace(found, mistakes=placed) if found is not None else None
 
 
-def read_sources(package: Path) -> dict[str, Source]:
-    """The student's modules that parse, by file name (read here, never taken from the student's process)."""
-    sources: dict[str, Source] = {}
-    for path in sorted(package.glob("*.py")) if package.is_dir() else []:
-        try:
-            if path.is_symlink() or path.stat().st_size > MAX_SOURCE_BYTES:
-                continue
-            text = path.read_bytes().decode("utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        source = Source.parse(path.name, text)
-        if source is not None:
-            sources[path.name] = source
-    return sources
-
-
 def request_inputs(request: Request) -> list[np.ndarray]:
     """The arrays the check gave the student's code: a binding holding one of them is not a step."""
     if isinstance(request, CallRequest):
@@ -503,96 +341,3 @@ def request_inputs(request: Request) -> list[np.ndarray]:
         return [*([request.input] if request.input is not None else []), *request.weights.values()]
     return []
 
-
-# --- catalogued mistakes: each at its own line ------------------------------------------------------
-
-
-def mistake_lines(trace: Trace, steps: Sequence[Step], runs: Mapping[tuple[str, ...], Sequence[FlawedRun]],
-                  mistakes: tuple[str, ...], sources: dict[str, Source], rtol: float,
-                  atol: float) -> dict[str, tuple[str, int, str]]:
-    """Where each of the named mistakes is made: mistake -> (file, line, step).
-
-    `runs` holds the model's runs with the mistakes on and with each left out (the reference for one
-    mistake). A mistake's step is the first where the run with all of them on parts from the run without
-    it; its line, the student's last binding of that step's flawed numbers before the next flawed step's.
-    """
-    if not _believable(trace.bindings, sources):
-        return {}
-    answer = _returned_arrays(trace.reply)
-    whole = _best_run(runs.get(mistakes, ()), trace.bindings, steps, answer, rtol, atol)
-    if whole is None:
-        return {}
-    found: dict[str, tuple[str, int, str]] = {}
-    for mistake in mistakes:
-        others = tuple(m for m in mistakes if m != mistake)
-        without = list(steps) if not others else _best_run(runs.get(others, ()), trace.bindings, steps, None,
-                                                           rtol, atol)
-        if without is None:
-            continue
-        at = _parting_step(whole, without, rtol, atol)
-        if at is None:
-            continue
-        binding = _binding_of(trace.bindings, whole, at, steps, rtol, atol)
-        if binding is not None:
-            found[mistake] = (binding.file, sources[binding.file].statements[binding.line], whole[at][0])
-    return found
-
-
-def _best_run(runs: Sequence[FlawedRun], bindings: Sequence[Binding], steps: Sequence[Step],
-              answer: list[np.ndarray] | None, rtol: float, atol: float) -> list[Step] | None:
-    """The spelling that gives the student's answer and parts from the reference latest (a harmless
-    variant, such as where the max is taken, is the reference's own wherever it can be), then whose
-    steps the student's bindings hold most of."""
-    giving = [run for run in runs if answer is None or same(list(run[0]), answer, rtol, atol)] or list(runs)
-    best, score = None, (-1, -1)
-    for _, run in giving:
-        tensors = [(name, value) for name, value in run if value.size > 1]
-        held = sum(any(b.value is not None and _match(b.value, value, rtol, atol) == 2 for b in bindings)
-                   for _, value in tensors)
-        parting = _parting_step(tensors, steps, rtol, atol)
-        rank = (len(tensors) if parting is None else parting, held)
-        if rank > score:
-            best, score = tensors, rank
-    return best
-
-
-def _holds_any(binding: Binding, values: Sequence[np.ndarray], rtol: float, atol: float) -> bool:
-    return binding.value is not None and any(_matches(binding.value, value, rtol, atol) for value in values)
-
-
-def _returned_arrays(reply: Answer | Failure) -> list[np.ndarray] | None:
-    """What the traced run returned, as arrays (None where it is not arrays)."""
-    returned = reply.returned if isinstance(reply, Answer) else None
-    if returned is None:
-        return None
-    if returned.kind == "array" and returned.array is not None:
-        return [returned.array]
-    if returned.kind == "sequence" and all(item.kind == "array" and item.array is not None for item in returned.items):
-        return [item.array for item in returned.items if item.array is not None]
-    return None
-
-
-def _parting_step(run: Sequence[Step], other: Sequence[Step], rtol: float, atol: float) -> int | None:
-    """The first step of `run` whose numbers are not the same step's in `other`."""
-    known = dict(reversed([(name, value) for name, value in other if value.size > 1]))
-    for index, (name, value) in enumerate(run):
-        if name not in known or not _matches(value, known[name], rtol, atol):
-            return index
-    return None
-
-
-def _binding_of(bindings: Sequence[Binding], run: Sequence[Step], at: int, steps: Sequence[Step], rtol: float,
-                atol: float) -> Binding | None:
-    """The student's last binding of step `at`'s flawed numbers before one of a later flawed step's. Not one
-    that holds a right step too (a shift the flawed run keeps as its powers): the numbers cannot say which
-    of the two that line meant, so the mistake is not placed there."""
-    target = run[at][1]
-    right = [value for _, value in steps if value.size > 1]
-    hits = [i for i, b in enumerate(bindings) if b.value is not None and _match(b.value, target, rtol, atol) == 2]
-    later = [i for i, b in enumerate(bindings) if b.value is not None and not _matches(b.value, target, rtol, atol)
-             and any(_match(b.value, value, rtol, atol) == 2 for _, value in run[at + 1:])]
-    wrong = [i for i in hits if not _holds_any(bindings[i], right, rtol, atol)]
-    if not wrong:
-        return None
-    before = [i for i in wrong if not later or i < later[0]]
-    return bindings[before[-1] if before else wrong[0]]
