@@ -26,7 +26,8 @@ import numpy as np
 from attnkit.grading.diagnosis import explanations, layout, reference_values, same
 from attnkit.grading.locating import Source, locate_traced
 from attnkit.grading.session import make_oracle
-from attnkit.sandbox.protocol import Answer, CallRequest, ModuleRequest, Request, TraceRequest
+from attnkit.grading.steps.located import second_inputs
+from attnkit.sandbox.protocol import Answer, CallRequest, ModuleRequest, Request, Trace, TraceRequest
 from attnkit.sandbox.runner import SandboxedSubmission
 from kit import COURSE, REPO, SUBMISSIONS
 
@@ -170,8 +171,8 @@ def judge(mutant: Mutant, workdir: Path, oracle=None) -> Outcome:
             mistakes = _explained(reply, reference, request, oracle)
             runs = {subset: oracle.flawed_steps(request, subset)
                     for subset in [mistakes, *[tuple(m for m in mistakes if m != left) for left in mistakes]] if subset}
-            located = locate_traced(trace, oracle.steps(request), request, root, 1e-3, 1e-5, mistakes, runs) \
-                if trace else None
+            located = locate_traced(trace, oracle.steps(request), request, root, 1e-3, 1e-5, mistakes, runs,
+                                    witnesses(sandbox, request, oracle)) if trace else None
             if located is None:
                 return Outcome(mutant, "none")
             where = located.location
@@ -192,6 +193,16 @@ def judge(mutant: Mutant, workdir: Path, oracle=None) -> Outcome:
                     goes_wrong.add((diverging.file, _statement_start(source_lines, diverging.line)))
             return Outcome(mutant, "at-line" if (where.file, where.line) in goes_wrong else "other-line", text)
     return Outcome(mutant, "equivalent")
+
+
+def witnesses(sandbox, request: Request, oracle) -> list[tuple[Trace, list, Request]]:
+    """The request's second inputs traced, as the grader traces them (steps/located.py's second_inputs)."""
+    found = []
+    for other in second_inputs(request):
+        trace = sandbox.trace(TraceRequest(other))
+        if trace is not None:
+            found.append((trace, oracle.steps(other), other))
+    return found
 
 
 def _explained(reply, reference: Answer, request: Request, oracle) -> tuple[str, ...]:

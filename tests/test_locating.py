@@ -134,8 +134,10 @@ def test_a_line_that_stops_a_step_short_is_named_not_the_next_one():
     assert (found.location.step, found.location.last_right) == ("powers", "shift")
 
 
-def test_a_step_left_out_that_either_of_two_lines_may_hold_is_told_without_a_line():
-    """`exps = x - m` then `return exps / exps.sum()`: the exponential belongs on either line."""
+def test_a_step_left_out_that_either_of_two_lines_may_hold_names_the_line_that_stopped_and_the_other():
+    """`exps = x - m` then `return exps / exps.sum()`: the exponential belongs on either line. The line named is
+    the one after which the lesson's steps stop (it holds the shift, where the powers should follow); the words
+    name the other line it may belong on."""
     source = Source.parse("softmax.py", "import torch\n\n\ndef softmax(x, dim=-1):\n    exps = x - x.amax(dim, True)\n"
                                         "    return exps / exps.sum(dim, keepdim=True)\n")
     assert source is not None
@@ -143,11 +145,11 @@ def test_a_step_left_out_that_either_of_two_lines_may_hold_is_told_without_a_lin
     trace = Trace(Answer(), (binding(4, "x", X), binding(5, "exps", shifted),
                              binding(6, "return", shifted / shifted.sum(axis=-1, keepdims=True))))
     found = locate(trace, reference_steps(X), [X], {"softmax.py": source}, 1e-6, 1e-9)
-    assert found is not None and (found.location.file, found.location.line) == (None, None)
+    assert found is not None and (found.location.file, found.location.line) == ("softmax.py", 5)
     assert (found.location.step, found.location.last_right) == ("powers", "shift")
     assert found.either == (("softmax.py", 5), ("softmax.py", 6))
     _, words = location_feedback(found, "line", public=False)
-    assert "could not tell which line" in words and "softmax.py, line 5 or softmax.py, line 6" in words
+    assert "Line 5 stops at the shift step and softmax.py, line 6 goes on without the powers step" in words
 
 
 def test_a_loop_counter_is_never_the_wrong_number():
@@ -342,7 +344,8 @@ def traced_location(root: Path, module: str, oracle) -> Located | None:
                 continue
             trace = sandbox.trace(TraceRequest(request))
             assert trace is not None, "an honest submission's trace came back"
-            return locate_traced(trace, oracle.steps(request), request, root, 1e-3, 1e-5)
+            return locate_traced(trace, oracle.steps(request), request, root, 1e-3, 1e-5,
+                                 more=mutants.witnesses(sandbox, request, oracle))
     return None
 
 

@@ -90,9 +90,10 @@ def location_feedback(located: Located | None, mode: str, public: bool) -> tuple
             sentence += f" It raised later, on {located.raised}, because of it."
     if located.shapes:
         sentence += f" On the line that raised, {located.shapes}."
-    if mode == "line" and located.either:
-        lines = " or ".join(f"{file}, line {line}" for file, line in located.either)
-        sentence += f" The kit could not tell which line: the {found.step} step is left out or goes wrong on {lines}."
+    if mode == "line" and len(located.either) == 2:
+        (_, stops), (file, goes_on) = located.either
+        sentence += f" Line {stops} stops at the {found.last_right} step and {file}, line {goes_on} goes on " \
+                    f"without the {found.step} step: it belongs on one of them."
     if mode == "line":
         placed = [f"{mistake} on {file}, line {line}: `{code}`" for mistake, file, line, code in located.mistakes
                   if len(located.mistakes) > 1 or (file, line) != (found.file, found.line)]

@@ -34,6 +34,7 @@ line that holds no statement, or whose numbers do not fit its shape makes the wh
 """
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -43,7 +44,20 @@ import numpy as np
 
 from attnkit.config import PACKAGE
 from attnkit.grading.diagnosis import shape_text
-from attnkit.grading.matching import Step, believable, discount_parts, match, matches, same_numbers, steps_matched
+from attnkit.grading.matching import (
+    Step,
+    Testimony,
+    Witness,
+    believable,
+    confirmed,
+    declared,
+    discount_parts,
+    match,
+    matches,
+    same_numbers,
+    steps_matched,
+    testimonies,
+)
 from attnkit.grading.mistake_lines import FlawedRun, mistake_lines
 from attnkit.grading.results import Location
 from attnkit.grading.sources import Source, names_read, read_sources
@@ -66,26 +80,32 @@ class Located:
 
 
 def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], sources: dict[str, Source],
-           rtol: float, atol: float) -> Located | None:
-    """The first wrong step of a traced wrong answer and the student's line for it, or None."""
+           rtol: float, atol: float, witnesses: Sequence[Witness] = ()) -> Located | None:
+    """The first wrong step of a traced wrong answer and the student's line for it, or None; with
+    `witnesses` (the same code traced on other inputs), a line is right only where it is right on all."""
     if not believable(trace.bindings, sources):
         return None
-    numbers = [value for _, value in steps if value.size == 1]  # a size or a scale: what a scalar should be
+    heard = testimonies(witnesses, sources, rtol, atol)
+    numbers = Numbers.of(steps, heard)  # a size or a scale: what a scalar should be
     steps = [(name, value) for name, value in steps if value.size > 1]
     if not steps:
         return None
     bindings = [b for b in trace.bindings if sources[b.file].statements[b.line] not in sources[b.file].def_lines]
-    matched = discount_parts(bindings, [steps_matched(b, steps, rtol, atol) for b in bindings])
+    matched = confirmed(bindings, discount_parts(bindings, [steps_matched(b, steps, rtol, atol) for b in bindings]),
+                        steps, heard)
     right = [max(m) if m else -1 for m in matched]
     last_right = max(right, default=-1)
     anchor = right.index(last_right) if last_right >= 0 else -1  # where the code had got furthest
+    answer = _answer(bindings)
     # a table a loop fills in place is wrong only if it never comes out right on that line
     filled = {(b.file, b.line, b.name) for b, found in zip(bindings, matched) if 2 in found.values()}
     # an alias of an earlier local (`e = shifted`) holding a step already reached is a step left out
     wrong = [i for i in range(anchor + 1, len(bindings))
              if (not matched[i] or (bindings[i].alias and not bindings[i].name.startswith("self.")))
              and ((bindings[i].file, bindings[i].line, bindings[i].name) not in filled or bindings[i].alias)
-             and _suspect(bindings[i], inputs, rtol, atol) and not _sums_to_a_step(bindings[i], steps, rtol, atol)]
+             and _suspect(bindings[i], inputs, rtol, atol, heard)
+             and not _sums_to_a_step(bindings[i], steps, rtol, atol)
+             and (i in answer or bool(matched[i]) or not _a_step_in_logs(bindings[i], steps, inputs, rtol, atol))]
     twin = _first_twin_of_wrong_return(bindings, matched, anchor)
     if twin is not None and (not wrong or twin < wrong[0]):
         wrong = [twin, *wrong]
@@ -97,11 +117,11 @@ def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], so
     first_wrong = min(last_right + 1, len(steps) - 1)
     step = _aligned_step(_by_site([bindings[i] for i in wrong]), steps, first_wrong) if wrong else first_wrong
     left_out = _step_left_out(bindings, matched, wrong, steps, sources, last_right, step) if wrong else None
-    if left_out is not None and left_out[1]:  # the line that reached the last right step stopped a step short
+    either: tuple[tuple[str, int], ...] = ()
+    if left_out is not None:  # the line that reached the last right step stopped a step short
+        if not left_out[1]:  # or the wrong one should compute the step inline: the numbers cannot say which
+            either = tuple(_site_line(bindings[i], sources) for i in (left_out[0], wrong[0]))
         wrong, step = [left_out[0]], last_right + 1
-    elif left_out is not None:  # that line, or the wrong one computing the step inline: the numbers cannot say
-        lines = tuple(_site_line(bindings[i], sources) for i in (left_out[0], wrong[0]))
-        return Located(Location(None, None, None, steps[last_right + 1][0], steps[last_right][0]), either=lines)
     before = steps[last_right][0] if 0 <= last_right < step else None
     if wrong:
         culprit = bindings[wrong[0]]
@@ -134,16 +154,21 @@ def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], so
         if batches:  # code written for one grid meets leading batch dimensions
             shapes += ("; " if shapes else "") + f"this check passes a batch: an input of shape " \
                       f"{shape_text(batches[0].shape)}"
-    return Located(location, raised_words, shapes, yours, steps[step][1])
+    return Located(location, raised_words, shapes, yours, steps[step][1], either=either)
 
 
-def _suspect(binding: Binding, inputs: Sequence[np.ndarray], rtol: float, atol: float) -> bool:
-    """A binding that may be where the code goes wrong: not one number, not an input, not a table of zeros."""
+def _suspect(binding: Binding, inputs: Sequence[np.ndarray], rtol: float, atol: float,
+             heard: Sequence[Testimony] = ()) -> bool:
+    """A binding that may be where the code goes wrong: not one number, not an input, not a table of zeros.
+    Not an input where a witness saw its site hold no input (a row's maxima equal to a row of the
+    lesson's symmetric scores)."""
     if binding.value is None:
         return bool(binding.shape) and int(np.prod(binding.shape)) > 1
     value = binding.value
     if value.size <= 1 or (np.isfinite(value).all() and not value.any()):
         return False
+    if any(t.refutes_given((binding.file, binding.line, binding.name)) for t in heard):
+        return True
     return not any(matches(value, given, rtol, atol) for given in inputs)
 
 
@@ -155,6 +180,34 @@ def _sums_to_a_step(binding: Binding, steps: Sequence[Step], rtol: float, atol: 
         return False
     return any(match(value.sum(axis=axis), target, rtol, atol) == 2
                for axis in range(value.ndim) for _, target in steps if target.size > 1)
+
+
+def _a_step_in_logs(binding: Binding, steps: Sequence[Step], inputs: Sequence[np.ndarray], rtol: float,
+                    atol: float) -> bool:
+    """A right intermediate of a softmax worked in logarithms, which the lesson does not name: numbers whose
+    exponential is a step (`x - logsumexp(x)`), or a log-total that turns an input or a step into one
+    (`exp(x - log_total)`). Never the answer itself: an answer left in logarithms is wrong."""
+    value = binding.value
+    if value is None or value.size <= 1:
+        return False
+    targets = [target for _, target in steps if target.size > 1]
+    with np.errstate(all="ignore"):
+        candidates = [np.exp(value)]
+        for given in [*inputs, *targets]:
+            if given.ndim == value.ndim and all(a == b or b == 1 for a, b in zip(given.shape, value.shape)) \
+                    and value.shape != given.shape:
+                candidates.append(np.exp(given - value))
+        return any(match(candidate, target, rtol, atol) == 2 for candidate in candidates for target in targets)
+
+
+def _answer(bindings: Sequence[Binding]) -> set[int]:
+    """The bindings of what the traced call returned: the last `return` bound, and its items beside it."""
+    returns = [i for i, b in enumerate(bindings) if b.name.startswith("return")]
+    if not returns:
+        return set()
+    last = bindings[returns[-1]]
+    return {i for i in returns if (bindings[i].file, bindings[i].line) == (last.file, last.line)
+            and i > returns[-1] - 4}
 
 
 def _fit(shape: tuple[int, ...], target: tuple[int, ...]) -> int:
@@ -265,23 +318,72 @@ def _last_return(bindings: Sequence[Binding], anchor: int) -> list[int]:
     return returns[-1:]
 
 
-def _wrong_number_read(earlier: Sequence[Binding], source: Source, line: int, numbers: Sequence[np.ndarray],
+@dataclass(frozen=True)
+class Numbers:
+    """The plain numbers the model declares (a size, a scale), which of them a step is computed from
+    directly (the last of a run of numbers: `√d_k` after `d_k`), and what the witnesses saw."""
+
+    declared: list[float]
+    final: list[float]
+    heard: Sequence[Testimony] = ()
+
+    @classmethod
+    def of(cls, steps: Sequence[Step], heard: Sequence[Testimony]) -> Numbers:
+        plain = [value.size == 1 for _, value in steps]
+        declared = [float(value.reshape(())) for _, value in steps if value.size == 1]
+        final = [float(steps[k][1].reshape(())) for k in range(len(steps))
+                 if plain[k] and (k + 1 == len(steps) or not plain[k + 1])]
+        return cls(declared, final, heard)
+
+
+ROOT = re.compile(r"sqrt|\*\* ?-?0?\.5|rsqrt")  # a line that takes a number's square root
+READS_A_SIZE = {"size", "int", "float", "len", "dim"}  # calls that read a size off a shape, not arithmetic
+
+
+def _wrong_number_read(earlier: Sequence[Binding], source: Source, line: int, numbers: Numbers,
                        rtol: float, atol: float) -> Binding | None:
-    """A number the wrong line reads (`d_k`, `scale`) that is none of the numbers the course declares (nor
-    one over one): the line that computed it is where the code goes wrong. None where the course declares
-    no numbers, so a size the course says nothing of is never blamed."""
-    if not numbers:
+    """A number the wrong line (or a loop header around it) reads that is wrong, where it was computed on
+    a line of its own: that line is where the code goes wrong. Wrong: none of the numbers the model
+    declares (nor one over one), on this input or a witness's; or one declared on the way to a scale
+    (`d_k`, where the scale is `√d_k`), computed or copied rather than read off a shape (`scale = d_k`).
+    Never a loop's counter (an index, not a number the code computes), a zero (a sum's start) or a size
+    the course declares nothing of (a course with no numbers)."""
+    if not numbers.declared:
         return None
-    for name in names_read(source, line):
+    for name in [n for header in source.headers.get(line, ()) for n in names_read(source, header)] + \
+            names_read(source, line):
         held = next((b for b in reversed(earlier) if b.name == name and b.file == source.name
                      and source.statements[b.line] != line), None)
         if held is None or held.value is None or held.value.size != 1 or source.statements[held.line] in source.loops:
-            continue  # not one number, or a loop's counter (an index, not a number the code computes)
+            continue
         value = float(held.value.reshape(()))
-        known = [float(n.reshape(())) for n in numbers]
-        if not any(np.isclose(value, n, rtol, atol) or (value and np.isclose(1 / value, n, rtol, atol)) for n in known):
+        site = (held.file, held.line, held.name)
+        if value == 0:
+            continue
+        if not declared(value, numbers.declared, rtol, atol) or any(t.undeclared(site, rtol, atol)
+                                                                     for t in numbers.heard):
+            return held
+        on_the_way = not declared(value, numbers.final, rtol, atol)
+        if on_the_way and _computed(source, source.statements[held.line]) and not ROOT.search(source.statement(line)):
             return held
     return None
+
+
+def _computed(source: Source, line: int) -> bool:
+    """The statement makes its number by arithmetic (`1.0 / head_dim`, `math.sqrt(d_k)`), not by reading a
+    size off a shape (`d_k = K.shape[-1]`, `K.size(-1)`) or passing one on (`self.d_k = d_k`)."""
+    try:
+        tree = ast.parse(source.statement(line))
+    except SyntaxError:
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp):
+            return True
+        if isinstance(node, ast.Call):
+            called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if called not in READS_A_SIZE:
+                return True
+    return False
 
 
 # --- crashes ----------------------------------------------------------------------------------------
@@ -311,16 +413,18 @@ def _shapes_on_line(source: Source, line: int, bindings: Sequence[Binding]) -> s
 
 # --- a traced request, as the grader asked it --------------------------------------------------------
 
-MAX_SOURCE_BYTES = 1 << 20
-
 
 def locate_traced(trace: Trace, steps: Sequence[Step], request: Request, package_root: Path, rtol: float,
                   atol: float, mistakes: tuple[str, ...] = (),
-                  runs: Mapping[tuple[str, ...], Sequence[FlawedRun]] | None = None) -> Located | None:
+                  runs: Mapping[tuple[str, ...], Sequence[FlawedRun]] | None = None,
+                  more: Sequence[tuple[Trace, Sequence[Step], Request]] = ()) -> Located | None:
     """Locate a traced wrong answer against the student's files as the grader reads them now; with the
-    catalogued `mistakes` named for it and the model's `runs` with them on (and each left out), each too."""
+    catalogued `mistakes` named for it and the model's `runs` with them on (and each left out), each too.
+    `more`: the same code traced on other inputs (steps/located.py's `second_inputs`), with the model's
+    steps on each: a line is right only where it is right on every one."""
     sources = read_sources(package_root / PACKAGE)
-    found = locate(trace, steps, request_inputs(request), sources, rtol, atol)
+    witnesses = [Witness(other, other_steps, request_inputs(asked)) for other, other_steps, asked in more]
+    found = locate(trace, steps, request_inputs(request), sources, rtol, atol, witnesses)
     lines = mistake_lines(trace, steps, runs or {}, mistakes, sources, rtol, atol) if mistakes else {}
     placed = tuple((m, file, line, sources[file].code(line)) for m, (file, line, _) in lines.items())
     if lines and found is None:

@@ -6,7 +6,7 @@ they name a file read here and a line holding a statement in it (attnkit/grading
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 MAX_CODE = 200      # characters of a line quoted in the feedback
@@ -23,6 +23,7 @@ class Source:
     def_lines: set[int]           # lines where a function's arguments are bound (def and decorators)
     ends: dict[int, int]          # a statement's first line -> its last (a compound statement's header)
     loops: frozenset[int] = frozenset()  # lines of `for` headers: the numbers they bind are counters, not steps
+    headers: dict[int, tuple[int, ...]] = field(default_factory=dict)  # line -> the loop headers around it
 
     @classmethod
     def parse(cls, name: str, text: str) -> Source | None:
@@ -35,9 +36,13 @@ class Source:
         ends: dict[int, int] = {}
         def_lines: set[int] = set()
         loops: set[int] = set()
-        for node in ast.walk(tree):
+        headers: dict[int, tuple[int, ...]] = {}
+        for node in ast.walk(tree):  # outer loops before inner ones: a line's headers, outermost first
             if isinstance(node, (ast.For, ast.AsyncFor)):
                 loops.add(node.lineno)
+            if isinstance(node, (ast.For, ast.AsyncFor, ast.While)) and node.body:
+                for line in range(node.body[0].lineno, (node.end_lineno or node.lineno) + 1):
+                    headers[line] = (*headers.get(line, ()), node.lineno)
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 def_lines.add(node.lineno)
                 def_lines.update(d.lineno for d in getattr(node, "decorator_list", []))
@@ -50,7 +55,7 @@ class Source:
                 if line not in spans or spans[line][0] > last - node.lineno:
                     spans[line] = (last - node.lineno, node.lineno)
         return cls(name, text.splitlines(), {line: first for line, (_, first) in spans.items()}, def_lines, ends,
-                   frozenset(loops))
+                   frozenset(loops), headers)
 
     def code(self, line: int) -> str:
         return self.lines[line - 1].strip()[:MAX_CODE] if 0 < line <= len(self.lines) else ""

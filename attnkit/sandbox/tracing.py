@@ -130,9 +130,23 @@ class Tracer:
             return id(value), int(torch.Tensor._version.__get__(value))
         if isinstance(value, np.ndarray) or type(value) in (float, int):
             return id(value), 0
-        if type(value) in (list, tuple) and value and _numbers_only(value):
+        if type(value) in (list, tuple) and value and (_numbers_only(value) or self._arrays_only(value)):
             return id(value), len(value)
         return None
+
+    def _arrays_only(self, value: list[Any] | tuple[Any, ...]) -> bool:
+        """A list of tensors (or arrays) of one shape, as a loop appends rows or numbers to stack later:
+        plain tensors only (a subclass may lie about its numbers), and few enough to read."""
+        torch = self._torch
+        if len(value) > MAX_LIST_ITEMS:
+            return False
+        kinds = (torch.Tensor, np.ndarray) if torch is not None else (np.ndarray,)
+        first = value[0]
+        if type(first) not in kinds:
+            return False
+        shape = tuple(first.shape)
+        return all(type(item) is type(first) and tuple(item.shape) == shape for item in value) and \
+            math.prod(shape) * len(value) <= self.max_numbers
 
     def _add_returned(self, frame: FrameType, value: Any) -> None:
         """A returned value, or each item of a returned tuple (attention's output and weights)."""
@@ -177,6 +191,11 @@ class Tracer:
             if math.prod(shape) > self.max_numbers or value.dtype.kind not in "biuf":
                 return shape, None
             return shape, np.array(value, dtype=np.float64)
+        if type(value) in (list, tuple) and not _numbers_only(value):  # a list of tensors of one shape
+            items = [self._numbers(item)[1] for item in value]
+            if any(item is None for item in items):
+                return (len(value), *self._numbers(value[0])[0]), None
+            return (len(value), *self._numbers(value[0])[0]), np.stack([i for i in items if i is not None])
         array = np.array(value, dtype=np.float64)  # a float, or a list of numbers (checked: no objects in it)
         shape = tuple(int(n) for n in array.shape)
         return shape, array if array.size <= self.max_numbers else None

@@ -6,12 +6,18 @@ where carried_forward swapped that answer in. It only notes the question (`recor
 plugin locates it once all the student's checks are done and only if its check failed: the question is
 asked again under the line tracer (`Probe.trace`) in the process that first answered it, where nothing
 the traced run learns can reach a scored answer any more, and `attnkit/grading/locating.py` compares what
-the student's lines bound with the steps the course's model declares, on the same inputs. The catalogued
+the student's lines bound with the steps the course's model declares, on the same inputs, and on a second
+input of other numbers and sizes (`second_inputs`), traced the same way: a line is right only where it is
+right on both. The catalogued
 mistakes the check names in the end (one or two) are placed too, each on its own line. What it records
 (`record.located`) changes the words of the feedback, never a score; a course that says `[feedback]
 locate = "off"` spares the traced run.
 """
 from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
 
 from attnkit.grading.engine_ids import CRASH
 from attnkit.grading.locating import Located, locate_traced
@@ -19,7 +25,7 @@ from attnkit.grading.memory import CheckRecord
 from attnkit.grading.probe import Probe
 from attnkit.grading.steps.case import Case
 from attnkit.grading.steps.crashed import NOT_COMPILED
-from attnkit.sandbox.protocol import Failure, Request
+from attnkit.sandbox.protocol import CallRequest, Failure, ModuleRequest, Request, Trace, Value
 
 MOST_PLACED = 2  # mistakes placed on lines of their own: as many as one answer is explained by
 
@@ -45,7 +51,20 @@ def locate(probe: Probe, request: Request, with_standins: bool, hidden: bool, re
     runs = {subset: probe.oracle.flawed_steps(request, subset)
             for subset in [mistakes, *[tuple(m for m in mistakes if m != left) for left in mistakes]] if subset}
     return locate_traced(trace, probe.oracle.steps(request), request, probe.sandbox.package_root, probe.context.rtol,
-                         probe.context.atol, mistakes, runs)
+                         probe.context.atol, mistakes, runs, witnesses(probe, request, with_standins, hidden))
+
+
+def witnesses(probe: Probe, request: Request, with_standins: bool,
+              hidden: bool) -> list[tuple[Trace, list[tuple[str, np.ndarray]], Request]]:
+    """The question on `second_inputs`, traced as the first was, with the model's steps on each (none where
+    the oracle knows no steps for it: a self-check records the lesson's inputs only)."""
+    found = []
+    for other in second_inputs(request):
+        steps = probe.oracle.steps(other)
+        trace = probe.trace(other, with_standins=with_standins, hidden=hidden) if steps else None
+        if trace is not None:
+            found.append((trace, steps, other))
+    return found
 
 
 def _named(probe: Probe, record: CheckRecord) -> tuple[str, ...]:
@@ -54,3 +73,41 @@ def _named(probe: Probe, record: CheckRecord) -> tuple[str, ...]:
     own = {m.id for m in probe.context.catalogue.for_exercise(probe.context.exercise.id) if not m.generic}
     named = tuple(dict.fromkeys(m for f in record.findings for m in f.mistakes if m in own))
     return named if 0 < len(named) <= MOST_PLACED else ()
+
+
+SECOND_SEED = 16  # one fixed stream: the same question gets the same second input on every run
+
+
+def second_inputs(request: Request) -> list[Request]:
+    """The same question on other numbers and sizes, to trace beside it: a line whose numbers equal a step's
+    by coincidence on one input (a symmetric example, rows that tie) rarely does on two, so the comparison
+    calls a line right only where it is right on both (locating.Witness). Every array gets new numbers from
+    a seeded generator, and every size grows by one, except sizes the request also gives as plain numbers
+    (`SelfAttention(8, 3)` with (3, 8) weights: those sizes stay, so the layer still fits its weights) and
+    size 1; sizes equal on the first input stay equal, so an input the code accepts stays one it accepts.
+    The second input is never shown: only a line and a step name come of it. [] for a request with no
+    arrays to vary (module constants, a layer built without input)."""
+    if isinstance(request, CallRequest) and any(isinstance(a, np.ndarray) for a in request.args):
+        vary = _varied(request.args, _plain_numbers(request.args), np.random.default_rng(SECOND_SEED))
+        return [replace(request, args=vary)]
+    if isinstance(request, ModuleRequest) and request.input is not None:
+        kept, rng = _plain_numbers(request.init), np.random.default_rng(SECOND_SEED)
+        weights = {name: _another(request.weights[name], kept, rng) for name in sorted(request.weights)}
+        upstream = _another(request.upstream, kept, rng) if request.upstream is not None else None
+        return [replace(request, weights=weights, input=_another(request.input, kept, rng), upstream=upstream)]
+    return []
+
+
+def _plain_numbers(values: tuple[Value, ...]) -> set[int]:
+    return {v for v in values if type(v) is int}
+
+
+def _varied(values: tuple[Value, ...], kept: set[int], rng: np.random.Generator) -> tuple[Value, ...]:
+    return tuple(_another(v, kept, rng) if isinstance(v, np.ndarray) else v for v in values)
+
+
+def _another(array: np.ndarray, kept: set[int], rng: np.random.Generator) -> np.ndarray:
+    """New numbers with a spread like the array's, each size grown by one but size 1 and those `kept`."""
+    spread = float(np.std(array)) if array.size and np.isfinite(array).all() else 0.0
+    shape = tuple(n if n <= 1 or n in kept else n + 1 for n in array.shape)
+    return rng.normal(scale=spread or 1.0, size=shape)
