@@ -1,8 +1,10 @@
 """Single-line mutants of correct styles, and how many of them the kit locates at the mutated line.
 
 A *style* is a correct way of writing one exercise's module: the reference, each overlay in
-tests/submissions/correct, and each module of tests/students whose exercise its expected.toml passes
-on its own. A *mutant* changes one line of it with one of a few edits students make by mistake (an
+tests/submissions/correct, each module of tests/students whose exercise its expected.toml passes
+on its own, and each overlay in tests/styles (correct styles kept for this harness alone, written after
+its rules: the figure on them alone stands in for a held-out class). A *mutant* changes one line of it
+with one of a few edits students make by mistake (an
 axis, keepdim, an operator, a square root, a transpose, the exponential...). A mutant that still
 answers right on the probes is equivalent and left out. For the rest the module is run in the real
 sandbox on the probe of its exercise, the first wrong answer is traced and located, and the location
@@ -32,6 +34,7 @@ from attnkit.sandbox.runner import SandboxedSubmission
 from kit import COURSE, REPO, SUBMISSIONS
 
 STUDENTS = REPO / "tests" / "students"
+STYLES = REPO / "tests" / "styles"
 MODULES = ("softmax", "scaled_scores", "attention", "projection")
 
 # (pattern, replacement): each match on a line is one mutant
@@ -70,8 +73,23 @@ def reference_files() -> dict[str, str]:
     return {p.name: p.read_text(encoding="utf-8") for p in sorted(COURSE.solutions_dir.glob("*.py"))}
 
 
-def styles() -> list[Style]:
-    """Every correct style of every exercise module the kit's tests hold."""
+def styles(which: str = "all") -> list[Style]:
+    """Every correct style of every exercise module the kit's tests hold: `which` "old" (the reference,
+    tests/submissions/correct, tests/students), "new" (tests/styles: written for this harness only, after
+    its rules, as a stand-in for the held-out class nobody here sees) or "all"."""
+    new = [Style(f"styles/{folder.name}", {**reference_files(), **_modules(folder)}, p.stem)
+           for folder in sorted(STYLES.iterdir()) if folder.is_dir()
+           for p in sorted(folder.glob("*.py")) if p.stem in MODULES]
+    if which == "new":
+        return new
+    return _old_styles() + (new if which == "all" else [])
+
+
+def _modules(folder: Path) -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in folder.glob("*.py")}
+
+
+def _old_styles() -> list[Style]:
     found = [Style("reference", reference_files(), module) for module in MODULES]
     for overlay in sorted((SUBMISSIONS / "correct").iterdir()):
         files = {**reference_files(), **{p.name: p.read_text(encoding="utf-8") for p in overlay.glob("*.py")}}

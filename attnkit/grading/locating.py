@@ -86,7 +86,7 @@ def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], so
     if not believable(trace.bindings, sources):
         return None
     heard = testimonies(witnesses, sources, rtol, atol)
-    numbers = Numbers.of(steps, heard)  # a size or a scale: what a scalar should be
+    numbers = Numbers.of(steps, inputs, heard)  # a size or a scale: what a scalar should be
     steps = [(name, value) for name, value in steps if value.size > 1]
     if not steps:
         return None
@@ -237,8 +237,8 @@ def _aligned_step(wrong: Sequence[Binding], steps: Sequence[Step], first_wrong: 
             continue
         part = later is not None and _part_shape(binding.shape, later.shape)
         end = min(position + 1, len(steps)) if part else position
-        fits = {k: 1 if part and k == position else _fit(binding.shape, steps[k][1].shape)
-                for k in range(first_wrong, end)}
+        fits = {k: (2 if _part_shape(binding.shape, steps[k][1].shape) else 1) if part and k == position
+                else _fit(binding.shape, steps[k][1].shape) for k in range(first_wrong, end)}
         best = max(fits.values(), default=0)
         if best:
             position = max(k for k, fit in fits.items() if fit == best)
@@ -326,16 +326,18 @@ class Numbers:
     declared: list[float]
     final: list[float]
     heard: Sequence[Testimony] = ()
+    data: Sequence[np.ndarray] = ()  # the inputs and the steps' tensors: the numbers a loop works through
 
     @classmethod
-    def of(cls, steps: Sequence[Step], heard: Sequence[Testimony]) -> Numbers:
+    def of(cls, steps: Sequence[Step], inputs: Sequence[np.ndarray], heard: Sequence[Testimony]) -> Numbers:
         plain = [value.size == 1 for _, value in steps]
         declared = [float(value.reshape(())) for _, value in steps if value.size == 1]
         final = [float(steps[k][1].reshape(())) for k in range(len(steps))
                  if plain[k] and (k + 1 == len(steps) or not plain[k + 1])]
-        return cls(declared, final, heard)
+        return cls(declared, final, heard, [*inputs, *(value for _, value in steps if value.size > 1)])
 
 
+CONSTANT = re.compile(r"^[\w.]+\s*=\s*[\d.]+$")  # a name set to a plain number: a sum's start
 ROOT = re.compile(r"sqrt|\*\* ?-?0?\.5|rsqrt")  # a line that takes a number's square root
 READS_A_SIZE = {"size", "int", "float", "len", "dim"}  # calls that read a size off a shape, not arithmetic
 
@@ -346,7 +348,8 @@ def _wrong_number_read(earlier: Sequence[Binding], source: Source, line: int, nu
     a line of its own: that line is where the code goes wrong. Wrong: none of the numbers the model
     declares (nor one over one), on this input or a witness's; or one declared on the way to a scale
     (`d_k`, where the scale is `√d_k`), computed or copied rather than read off a shape (`scale = d_k`).
-    Never a loop's counter (an index, not a number the code computes), a zero (a sum's start) or a size
+    Never a loop's counter (an index, not a number the code computes), a sum's start, a number a loop
+    works through (a dot product, one entry of a step or input) or a size
     the course declares nothing of (a course with no numbers)."""
     if not numbers.declared:
         return None
@@ -358,8 +361,9 @@ def _wrong_number_read(earlier: Sequence[Binding], source: Source, line: int, nu
             continue
         value = float(held.value.reshape(()))
         site = (held.file, held.line, held.name)
-        if value == 0:
-            continue
+        if (value == 0 and CONSTANT.match(source.statement(source.statements[held.line]))) or \
+                (source.headers.get(held.line) and _an_entry(value, numbers.data, rtol, atol)):
+            continue  # a sum's start (`dot = 0`), or one of the numbers a loop works through, not a size
         if not declared(value, numbers.declared, rtol, atol) or any(t.undeclared(site, rtol, atol)
                                                                      for t in numbers.heard):
             return held
@@ -367,6 +371,10 @@ def _wrong_number_read(earlier: Sequence[Binding], source: Source, line: int, nu
         if on_the_way and _computed(source, source.statements[held.line]) and not ROOT.search(source.statement(line)):
             return held
     return None
+
+
+def _an_entry(value: float, arrays: Sequence[np.ndarray], rtol: float, atol: float) -> bool:
+    return any(np.isclose(value, array.ravel(), rtol, atol).any() for array in arrays)
 
 
 def _computed(source: Source, line: int) -> bool:
