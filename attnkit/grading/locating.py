@@ -93,6 +93,7 @@ def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], so
     bindings = [b for b in trace.bindings if sources[b.file].statements[b.line] not in sources[b.file].def_lines]
     matched = confirmed(bindings, discount_parts(bindings, [steps_matched(b, steps, rtol, atol) for b in bindings]),
                         steps, heard)
+    matched = [found or _loosely(bindings, i, steps, sources, rtol, atol) for i, found in enumerate(matched)]
     right = [max(m) if m else -1 for m in matched]
     last_right = max(right, default=-1)
     anchor = right.index(last_right) if last_right >= 0 else -1  # where the code had got furthest
@@ -182,6 +183,63 @@ def _sums_to_a_step(binding: Binding, steps: Sequence[Step], rtol: float, atol: 
                for axis in range(value.ndim) for _, target in steps if target.size > 1)
 
 
+def _loosely(bindings: Sequence[Binding], index: int, steps: Sequence[Step], sources: dict[str, Source],
+             rtol: float, atol: float) -> dict[int, int]:
+    """A step's numbers with a size-1 dimension dropped behind (a sum without keepdim), where the line that
+    reads them next meets no tensor of more dimensions: per slice (`e / total` for each slice `e`) they
+    broadcast as the step does, so they are the step. Beside a larger tensor they broadcast along the
+    wrong axis (`exps / exps.sum(-1)`), so they are not, and stay the suspect."""
+    binding = bindings[index]
+    value = binding.value
+    if value is None or value.size <= 1:
+        return {}
+    loose = [k for k, (_, target) in enumerate(steps) if target.size == value.size and target.shape != value.shape
+             and _leading_ones_dropped(tuple(n for n in target.shape if n != 1)) == value.shape
+             and match(value.reshape(target.shape), target, rtol, atol) == 2]
+    if not loose:
+        return {}
+    source = sources[binding.file]
+    for at in range(index + 1, len(bindings)):
+        later = bindings[at]
+        line = source.statements.get(later.line) if later.file == binding.file else None
+        if line is None or binding.name not in names_read(source, line):
+            continue
+        partners = _partners(source, line, binding.name)
+        if partners is None:  # reshaped where it is used (`total.unsqueeze(dim)`): the dimension is put back
+            return {loose[-1]: 2}
+        held = {b.name: b.shape for b in bindings[:at] if b.file == binding.file}
+        wider = any(len(held.get(name, ())) > value.ndim for name in partners)
+        return {} if wider else {loose[-1]: 2}
+    return {}
+
+
+def _partners(source: Source, line: int, name: str) -> list[str] | None:
+    """The names an arithmetic operation on `name` meets on a line (`e` in `e / total`); all the line reads
+    where no such operation holds it bare, and None where it is only used reshaped (`total[..., None]`)."""
+    try:
+        tree = ast.parse(source.statement(line))
+    except SyntaxError:
+        return names_read(source, line)
+    bare, wrapped = [], False
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.BinOp):
+            continue
+        for side, other in ((node.left, node.right), (node.right, node.left)):
+            if isinstance(side, ast.Name) and side.id == name:
+                bare += [n.id for n in ast.walk(other) if isinstance(n, ast.Name)]
+            elif any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(side)):
+                wrapped = True
+    if bare:
+        return bare
+    return None if wrapped else names_read(source, line)
+
+
+def _leading_ones_dropped(shape: tuple[int, ...]) -> tuple[int, ...]:
+    while shape and shape[0] == 1:
+        shape = shape[1:]
+    return shape
+
+
 def _a_step_in_logs(binding: Binding, steps: Sequence[Step], inputs: Sequence[np.ndarray], rtol: float,
                     atol: float) -> bool:
     """A right intermediate of a softmax worked in logarithms, which the lesson does not name: numbers whose
@@ -237,7 +295,9 @@ def _aligned_step(wrong: Sequence[Binding], steps: Sequence[Step], first_wrong: 
             continue
         part = later is not None and _part_shape(binding.shape, later.shape)
         end = min(position + 1, len(steps)) if part else position
-        fits = {k: (2 if _part_shape(binding.shape, steps[k][1].shape) else 1) if part and k == position
+        # a row bound on the line that builds the step from rows (a comprehension) is surely that step
+        building = later is not None and (later.file, later.line) == (binding.file, binding.line)
+        fits = {k: (2 if building and _part_shape(binding.shape, steps[k][1].shape) else 1) if part and k == position
                 else _fit(binding.shape, steps[k][1].shape) for k in range(first_wrong, end)}
         best = max(fits.values(), default=0)
         if best:

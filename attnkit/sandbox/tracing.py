@@ -150,7 +150,8 @@ class Tracer:
 
     def _add_returned(self, frame: FrameType, value: Any) -> None:
         """A returned value, or each item of a returned tuple (attention's output and weights)."""
-        if self._key(value) is None and type(value) in (tuple, list) and len(value) <= 4:
+        split = type(value) is tuple or not frame.f_code.co_name.startswith("<")  # not a comprehension's list
+        if split and type(value) in (tuple, list) and len(value) <= 4 and not _numbers_only(value):
             for index, item in enumerate(value):
                 self._add(frame, f"return[{index}]", item)
         else:
