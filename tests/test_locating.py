@@ -210,8 +210,9 @@ def test_a_crash_is_named_with_the_shapes_its_line_read():
     assert found is not None
     assert (found.location.line, found.location.step) == (2, "dot products")
     assert "Q has shape (2, 3, 4), K has shape (2, 5, 4)" in found.shapes
-    assert ".T on a tensor of more than two dimensions reverses all its dimensions" in found.shapes
-    assert "this check passes a batch: an input of shape (2, 3, 4)" in found.shapes
+    assert found.assumed == "`.T` on a tensor of more than two dimensions reverses all its dimensions, not the last " \
+                            "two; this check passes a batch of shape (2, 5, 4). `.transpose(-2, -1)` (or `.mT`) " \
+                            "swaps the last two."
 
 
 def test_no_declared_steps_locate_nothing():
@@ -362,6 +363,7 @@ def test_a_student_style_is_located_at_its_line(case, tmp_path, oracle):
     assert (where.file, where.line, where.step, where.last_right) == \
         (expected["file"], expected["line"], expected["step"], expected.get("last_right"))
     assert where.code == (case / expected["file"]).read_text().splitlines()[expected["line"] - 1].strip()
+    assert expected.get("assumed", "") in found.assumed  # a crash: what the call that raised assumed
 
 
 HOSTILE = {

@@ -90,6 +90,8 @@ def location_feedback(located: Located | None, mode: str, public: bool) -> tuple
             sentence += f" It raised later, on {located.raised}, because of it."
     if located.shapes:
         sentence += f" On the line that raised, {located.shapes}."
+    if located.assumed:
+        sentence += f" {located.assumed}"
     if mode == "line" and len(located.either) == 2:
         (_, stops), (file, goes_on) = located.either
         sentence += f" Line {stops} stops at the {found.last_right} step and {file}, line {goes_on} goes on " \

@@ -43,6 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from attnkit.config import PACKAGE
+from attnkit.grading.assumptions import explain, shapes_read
 from attnkit.grading.diagnosis import shape_text
 from attnkit.grading.matching import (
     Step,
@@ -76,7 +77,8 @@ class Located:
     yours: np.ndarray | None = None        # the student's numbers at the wrong step, and the reference's
     expected: np.ndarray | None = None
     mistakes: tuple[tuple[str, str, int, str], ...] = ()  # (mistake, file, line, code): each named mistake's line
-    either: tuple[tuple[str, int], ...] = ()  # no line named: the lines the numbers cannot choose between
+    either: tuple[tuple[str, int], ...] = ()  # a step left out: the line named, and the other it may belong on
+    assumed: str = ""                      # a crash: what the raising line's call assumed (assumptions.py)
 
 
 def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], sources: dict[str, Source],
@@ -133,6 +135,9 @@ def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], so
             if scalar is None:
                 break
             where = (scalar.file, sources[scalar.file].statements[scalar.line])
+            spoiled = [k for k, (name, _) in enumerate(steps) if name in numbers.spoils and k >= min(step, first_wrong)]
+            step = spoiled[0] if spoiled else step  # a wrong number spoils the step computed from it (the scale)
+            before = steps[last_right][0] if 0 <= last_right < step else None
     else:
         assert crashed is not None
         raised = _raised_at(crashed, sources)
@@ -144,18 +149,10 @@ def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], so
             where = (scalar.file, sources[scalar.file].statements[scalar.line])
     source = sources[where[0]]
     location = Location(where[0], where[1], source.code(where[1]), steps[step][0], before)
-    raised_words, shapes = "", ""
-    if crashed is not None:
-        raised = _raised_at(crashed, sources)
-        if raised is not None and raised != where:
-            raised_words = f"{raised[0]}, line {raised[1]}"
-        if raised is not None:
-            shapes = _shapes_on_line(sources[raised[0]], raised[1], trace.bindings)
-        batches = [given for given in inputs if given.ndim > 2]
-        if batches:  # code written for one grid meets leading batch dimensions
-            shapes += ("; " if shapes else "") + f"this check passes a batch: an input of shape " \
-                      f"{shape_text(batches[0].shape)}"
-    return Located(location, raised_words, shapes, yours, steps[step][1], either=either)
+    if crashed is None:
+        return Located(location, yours=yours, expected=steps[step][1], either=either)
+    raised_words, shapes, assumed = _crash_words(crashed, where, sources, trace.bindings, inputs)
+    return Located(location, raised_words, shapes, yours, steps[step][1], either=either, assumed=assumed)
 
 
 def _suspect(binding: Binding, inputs: Sequence[np.ndarray], rtol: float, atol: float,
@@ -387,6 +384,7 @@ class Numbers:
     final: list[float]
     heard: Sequence[Testimony] = ()
     data: Sequence[np.ndarray] = ()  # the inputs and the steps' tensors: the numbers a loop works through
+    spoils: frozenset[str] = frozenset()  # the steps computed from a final number (the scale, from √d_k)
 
     @classmethod
     def of(cls, steps: Sequence[Step], inputs: Sequence[np.ndarray], heard: Sequence[Testimony]) -> Numbers:
@@ -394,7 +392,8 @@ class Numbers:
         declared = [float(value.reshape(())) for _, value in steps if value.size == 1]
         final = [float(steps[k][1].reshape(())) for k in range(len(steps))
                  if plain[k] and (k + 1 == len(steps) or not plain[k + 1])]
-        return cls(declared, final, heard, [*inputs, *(value for _, value in steps if value.size > 1)])
+        spoils = frozenset(steps[k + 1][0] for k in range(len(steps) - 1) if plain[k] and not plain[k + 1])
+        return cls(declared, final, heard, [*inputs, *(value for _, value in steps if value.size > 1)], spoils)
 
 
 CONSTANT = re.compile(r"^[\w.]+\s*=\s*[\d.]+$")  # a name set to a plain number: a sum's start
@@ -467,16 +466,26 @@ def _raised_at(failure: Failure, sources: dict[str, Source]) -> tuple[str, int] 
     return (source.name, source.statements[line]) if line in source.statements else None
 
 
-def _shapes_on_line(source: Source, line: int, bindings: Sequence[Binding]) -> str:
-    """The shapes the names read on a line held when it ran (latest binding of each in that file)."""
-    names = names_read(source, line)
-    held = {b.name: b.shape for b in bindings if b.file == source.name}
-    shapes = [f"{name} has shape {shape_text(held[name])}" for name in dict.fromkeys(names)
-              if name in held and len(held[name]) >= 1]
-    note = ""
-    if ".T" in source.code(line) and any(len(held.get(n, ())) > 2 for n in names):
-        note = "; .T on a tensor of more than two dimensions reverses all its dimensions, not the last two"
-    return ", ".join(shapes[:4]) + note if shapes else ""
+def _crash_words(crashed: Failure, where: tuple[str, int], sources: dict[str, Source], bindings: Sequence[Binding],
+                 inputs: Sequence[np.ndarray]) -> tuple[str, str, str]:
+    """Where a crash raised (where that is not where it goes wrong), the shapes its line read (never their
+    numbers) and what its call assumed (attnkit/grading/assumptions.py)."""
+    raised = _raised_at(crashed, sources)
+    raised_words, shapes, assumed = "", "", ""
+    if raised is not None:
+        if raised != where:
+            raised_words = f"{raised[0]}, line {raised[1]}"
+        source = sources[raised[0]]
+        held = {b.name: b.shape for b in bindings if b.file == source.name}
+        read = [(name, held[name]) for name in names_read(source, raised[1]) if name in held and held[name]]
+        shapes = ", ".join(f"{name} has shape {shape_text(shape)}" for name, shape in read[:4])
+        assumed = explain(source.statement(raised[1]), crashed, shapes_read([n for n, _ in read], held),
+                          [tuple(given.shape) for given in inputs])
+    batches = [given for given in inputs if given.ndim > 2]
+    if batches and "this check passes a batch" not in assumed:  # code written for one grid meets a batch
+        shapes += ("; " if shapes else "") + f"this check passes a batch: an input of shape " \
+                  f"{shape_text(batches[0].shape)}"
+    return raised_words, shapes, assumed
 
 
 # --- a traced request, as the grader asked it --------------------------------------------------------
