@@ -408,3 +408,113 @@ def test_single_line_mutants_are_located_at_their_line(tmp_path, oracle):
     wrong = [o for o in outcomes if o.verdict != "equivalent"]
     at_line = [o for o in wrong if o.verdict == "at-line"]
     assert len(at_line) >= 0.7 * len(wrong), [o.mutant.label for o in wrong if o.verdict != "at-line"]
+
+
+# --- a second input, and what a library call assumes ----------------------------------------------------
+
+
+def test_a_second_input_has_other_numbers_and_sizes_but_keeps_what_the_request_ties():
+    from attnkit.grading.steps.located import second_inputs
+    from attnkit.sandbox.protocol import CallRequest, ModuleRequest
+
+    call = CallRequest("attention", "attention", (np.ones((2, 3, 4)), np.ones((2, 5, 4)), np.ones((2, 5, 6))), "float64")
+    (other,) = second_inputs(call)
+    assert [a.shape for a in other.args] == [(3, 4, 5), (3, 6, 5), (3, 6, 7)]  # equal sizes stay equal
+    assert other.dtype == "float64" and not np.allclose(other.args[0], 1.0)
+    assert all(np.array_equal(a, b) for a, b in zip(other.args, second_inputs(call)[0].args))  # seeded
+    layer = ModuleRequest("projection", "SelfAttention", (8, 3), ("W_q",), {"W_q.weight": np.ones((3, 8))},
+                          np.ones((5, 8)))
+    (built,) = second_inputs(layer)
+    assert built.init == (8, 3) and built.weights["W_q.weight"].shape == (3, 8) and built.input.shape == (6, 8)
+    assert second_inputs(replace_input(layer)) == []
+
+
+def replace_input(request):
+    import dataclasses
+
+    return dataclasses.replace(request, input=None)
+
+
+def test_a_step_matched_by_coincidence_on_one_input_is_not_right_where_a_witness_sees_it_wrong():
+    """Rows that tie: `peak` (maxima without keepdim) equals a row of this input, so it looks given and the
+    next line is blamed; on a second input its site holds no input, so it is the line named."""
+    from attnkit.grading.matching import Witness
+
+    x = np.array([[3.0, 1.0, 2.0], [0.0, 2.0, 1.0], [3.0, 2.0, 3.0]])  # row maxima 3, 2, 3: the last row
+    source = Source.parse("softmax.py", "import torch\n\n\ndef softmax(x, dim=-1):\n    peak = x.amax(dim)\n"
+                                        "    e = torch.exp(x - peak)\n    return e / e.sum(dim, keepdim=True)\n")
+    assert source is not None
+
+    def run(x: np.ndarray) -> Trace:
+        peak = x.max(axis=-1)
+        e = np.exp(x - peak)
+        return Trace(Answer(), (binding(5, "peak", peak), binding(6, "e", e),
+                                binding(7, "return", e / e.sum(-1, keepdims=True))))
+
+    alone = locate(run(x), reference_steps(x), [x], {"softmax.py": source}, 1e-6, 1e-9)
+    other = np.random.default_rng(0).normal(size=(4, 4))
+    witnessed = locate(run(x), reference_steps(x), [x], {"softmax.py": source}, 1e-6, 1e-9,
+                       [Witness(run(other), reference_steps(other), [other])])
+    assert alone is not None and alone.location.line == 6
+    assert witnessed is not None and witnessed.location.line == 5
+
+
+def crash_of(call) -> Failure:
+    try:
+        call()
+    except Exception as error:  # the real library's own error, as the sandbox reports it
+        return Failure("crash", type(error).__name__, str(error), "attention.py, line 2")
+    raise AssertionError("the call did not raise")
+
+
+@pytest.mark.parametrize("code, call, shapes, words", [
+    ("out = torch.bmm(w, V)", lambda t: t.bmm(t.ones(2, 2, 3, 4), t.ones(2, 2, 4, 5)), [("w", (2, 2, 3, 4))],
+     "`torch.bmm` takes 3-D tensors (one batch dimension in front); this check passes a batch of shape (2, 2, 3, 4)"),
+    ("s = torch.mm(Q, K.T)", lambda t: t.mm(t.ones(2, 3, 4), t.ones(4, 3)), [("Q", (2, 3, 4)), ("K", (2, 3, 4))],
+     "`torch.mm` takes 2-D matrices only; this check passes a batch of shape (2, 3, 4)"),
+    ("flat = scores.transpose(-2, -1).view(-1)", lambda t: t.ones(3, 4).transpose(-2, -1).view(-1),
+     [("scores", (3, 4))], "`.view` needs a tensor laid out in one piece"),
+    ("w = scores.softmax(dim=2)", lambda t: t.ones(3, 3).softmax(dim=2), [("scores", (3, 3))],
+     "A dimension counted from the front means another dimension once a batch is in front"),
+    ("s = Q @ K", lambda t: t.ones(3, 2) @ t.ones(3, 2), [("Q", (3, 2)), ("K", (3, 2))],
+     "`@` needs the last dimension of the left to equal the second-to-last of the right"),
+])
+def test_a_crash_is_explained_by_what_the_call_assumed(code, call, shapes, words):
+    import torch
+
+    from attnkit.grading.assumptions import explain
+
+    said = explain(code, crash_of(lambda: call(torch)), shapes, [(2, 2, 3, 4), (2, 3, 4)])
+    assert words in said and said.endswith(".")
+
+
+def test_a_crash_no_fact_here_explains_gets_no_words():
+    from attnkit.grading.assumptions import explain
+
+    assert explain("x = helper(scores)", Failure("crash", "ValueError", "bad", "a.py, line 1"), [("scores", (3,))],
+                   []) == ""
+    assert explain("s = torch.bmm(w, V)", Failure("crash", "RuntimeError", "out of memory", "a.py, line 1"),
+                   [("w", (2, 3))], []) == ""  # bmm on that line, but the error is not about its dimensions
+
+
+def test_the_tracer_reads_a_list_of_tensors_a_loop_appends_to(tmp_path):
+    import importlib
+    import sys
+
+    import torch
+
+    package = tmp_path / "appendpkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "rows.py").write_text("import torch\n\n\ndef rows(x):\n    out = []\n    for r in x:\n"
+                                     "        out.append(r * 2)\n    return torch.stack(out)\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        module = importlib.import_module("appendpkg.rows")
+        with traced(package, 200, 4096) as tracer:
+            module.rows(torch.ones(3, 2))
+        grown = [b for b in tracer.bindings if b.name == "out" and b.line == 7]
+        assert [b.shape for b in grown] == [(1, 2), (2, 2), (3, 2)]
+        assert grown[-1].value is not None and np.allclose(grown[-1].value, 2.0)
+    finally:
+        sys.path.remove(str(tmp_path))
