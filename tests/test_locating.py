@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import mutants
 from attnkit.config import load_course
 from attnkit.grading.feedback import location_feedback
 from attnkit.grading.locating import Located, Source, locate, locate_traced
@@ -417,7 +418,8 @@ def test_a_second_input_has_other_numbers_and_sizes_but_keeps_what_the_request_t
     from attnkit.grading.steps.located import second_inputs
     from attnkit.sandbox.protocol import CallRequest, ModuleRequest
 
-    call = CallRequest("attention", "attention", (np.ones((2, 3, 4)), np.ones((2, 5, 4)), np.ones((2, 5, 6))), "float64")
+    call = CallRequest("attention", "attention", (np.ones((2, 3, 4)), np.ones((2, 5, 4)), np.ones((2, 5, 6))),
+                       "float64")
     (other,) = second_inputs(call)
     assert [a.shape for a in other.args] == [(3, 4, 5), (3, 6, 5), (3, 6, 7)]  # equal sizes stay equal
     assert other.dtype == "float64" and not np.allclose(other.args[0], 1.0)
@@ -518,3 +520,15 @@ def test_the_tracer_reads_a_list_of_tensors_a_loop_appends_to(tmp_path):
         assert grown[-1].value is not None and np.allclose(grown[-1].value, 2.0)
     finally:
         sys.path.remove(str(tmp_path))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("style", mutants.styles("new"), ids=lambda s: f"{s.name}:{s.module}")
+def test_every_style_written_for_the_mutant_harness_is_correct(style, tmp_path, oracle):
+    """tests/styles holds correct styles only: a wrong one would make every mutant of it count as wrong."""
+    from attnkit.sandbox.runner import SandboxedSubmission
+
+    with SandboxedSubmission(mutants._package(tmp_path / "style", style.files)) as sandbox:
+        for request in mutants.probes(style.module, np.random.default_rng(7)):
+            reply = sandbox.run(request)
+            assert isinstance(reply, Answer) and mutants._right(reply, oracle.reference(request)), request
