@@ -92,7 +92,10 @@ def location_feedback(located: Located | None, mode: str, public: bool) -> tuple
         sentence += f" On the line that raised, {located.shapes}."
     if located.assumed:
         sentence += f" {located.assumed}"
-    if mode == "line" and len(located.either) == 2:
+    if mode == "line" and len(located.either) == 2 and found.line is None:
+        lines = " or ".join(f"{file}, line {line}" for file, line in located.either)
+        sentence += f" The kit could not tell which line: the {found.step} step goes wrong on {lines}."
+    elif mode == "line" and len(located.either) == 2:
         (_, stops), (file, goes_on) = located.either
         sentence += f" Line {stops} stops at the {found.last_right} step and {file}, line {goes_on} goes on " \
                     f"without the {found.step} step: it belongs on one of them."

@@ -109,7 +109,7 @@ def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], so
              and _suspect(bindings[i], inputs, rtol, atol, heard)
              and not _sums_to_a_step(bindings[i], steps, rtol, atol)
              and (i in answer or bool(matched[i]) or not _a_step_in_logs(bindings[i], steps, inputs, rtol, atol))]
-    twin = _first_twin_of_wrong_return(bindings, matched, anchor)
+    twin = _first_twin_of_wrong_return(bindings, matched, anchor, answer)
     if twin is not None and (not wrong or twin < wrong[0]):
         wrong = [twin, *wrong]
     crashed = trace.reply if isinstance(trace.reply, Failure) else None
@@ -119,7 +119,11 @@ def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], so
             return None
     first_wrong = min(last_right + 1, len(steps) - 1)
     step = _aligned_step(_by_site([bindings[i] for i in wrong]), steps, first_wrong) if wrong else first_wrong
-    left_out = _step_left_out(bindings, matched, wrong, steps, sources, last_right, step) if wrong else None
+    aliased = bool(wrong) and bool(bindings[wrong[0]].alias) and not bindings[wrong[0]].name.startswith("self.")
+    left_out = _step_left_out(bindings, matched, wrong, steps, sources, last_right, step) \
+        if wrong and not aliased else None  # `p = s`: that line is the one that stops short
+    if aliased and last_right >= 0:
+        step = min(last_right + 1, len(steps) - 1)
     either: tuple[tuple[str, int], ...] = ()
     if left_out is not None:  # the line that reached the last right step stopped a step short
         if not left_out[1]:  # or the wrong one should compute the step inline: the numbers cannot say which
@@ -138,6 +142,11 @@ def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], so
             spoiled = [k for k, (name, _) in enumerate(steps) if name in numbers.spoils and k >= min(step, first_wrong)]
             step = spoiled[0] if spoiled else step  # a wrong number spoils the step computed from it (the scale)
             before = steps[last_right][0] if 0 <= last_right < step else None
+        factor = _scale_applied(culprit, bindings[:wrong[0]], sources[where[0]], where[1], steps, numbers, rtol, atol) \
+            if where == _site_line(culprit, sources) else None
+        if factor is not None:  # `scale = sqrt(d_k)` then `s * scale`: either line may be the wrong one
+            name = next((n for n in numbers.spoils if n in dict(steps)), steps[step][0])
+            return Located(Location(None, None, None, name, before), either=(_site_line(factor, sources), where))
     else:
         assert crashed is not None
         raised = _raised_at(crashed, sources)
@@ -318,10 +327,11 @@ def _part_shape(shape: tuple[int, ...], whole: tuple[int, ...]) -> bool:
 
 
 def _first_twin_of_wrong_return(bindings: Sequence[Binding], matched: Sequence[dict[int, int]],
-                                anchor: int) -> int | None:
-    """The first binding, before the furthest step reached, of numbers a wrong return holds (weights
-    computed wrong on their own line while the output, computed apart, is right)."""
-    returned = [b for b, found in zip(bindings, matched) if b.name.startswith("return") and not found
+                                anchor: int, answer: set[int]) -> int | None:
+    """The first binding, before the furthest step reached, of numbers a wrong answer holds (weights
+    computed wrong on their own line while the output, computed apart, is right). The answer only: a
+    helper's or a generator's return of an input is no wrong answer."""
+    returned = [b for i, (b, found) in enumerate(zip(bindings, matched)) if i in answer and not found
                 and b.value is not None and b.value.size > 1]
     for index in range(max(anchor, 0)):
         if not matched[index] and any(same_numbers(bindings[index], r) for r in returned):
@@ -345,7 +355,9 @@ def _step_left_out(bindings: Sequence[Binding], matched: Sequence[dict[int, int]
     that computed it), which the wrong line reads, stopped a step short, where it has the shape of the
     step after it. Sure where one step is skipped, the wrong line's shape is not that step's (a line
     computing it inline, wrong, would have it) and the wrong line is not the last step's. Where it skips
-    two (`return exps / exps.sum()` after `exps = x - m`), either line may be the one. A line skipping
+    two (`return exps / exps.sum()` after `exps = x - m`), either line may be the one, unless the wrong
+    line is not the last step's and has the first skipped step's shape: it computes that step, wrong
+    (`scaled = scores * sqrt(d_k)` before a softmax helper). A line skipping
     more is one call computing several steps (`torch.softmax`): that line is the one."""
     if last_right < 0 or step <= last_right + 1:
         return None
@@ -367,6 +379,8 @@ def _step_left_out(bindings: Sequence[Binding], matched: Sequence[dict[int, int]
     if len(skipped) == 1:  # the wrong line with the skipped step's shape computes it inline, wrong
         fits = _fit(culprit.shape, steps[skipped[0]][1].shape) == 2
         return None if fits else (first, step < len(steps) - 1)
+    if len(skipped) == 2 and step < len(steps) - 1 and _fit(culprit.shape, steps[skipped[0]][1].shape) == 2:
+        return wrong[0], True  # not the last step's line, shaped as the step after the last right: it computes it
     return (first, False) if len(skipped) == 2 else None
 
 def _last_return(bindings: Sequence[Binding], anchor: int) -> list[int]:
@@ -430,6 +444,36 @@ def _wrong_number_read(earlier: Sequence[Binding], source: Source, line: int, nu
         if on_the_way and _computed(source, source.statements[held.line]) and not ROOT.search(source.statement(line)):
             return held
     return None
+
+
+def _scale_applied(culprit: Binding, earlier: Sequence[Binding], source: Source, line: int, steps: Sequence[Step],
+                   numbers: Numbers, rtol: float, atol: float) -> Binding | None:
+    """The number a wrong line applies, where the line's numbers are a step's times a constant and the number
+    is the lesson's scale (√d_k, or one over it) computed on a line of its own: `scale = sqrt(d_k)` then
+    `s * scale` (or `scale = 1 * sqrt(d_k)` then `s * scale`). The numbers cannot tell which of the two
+    lines is wrong, so neither is claimed."""
+    value = culprit.value
+    if value is None:
+        return None
+    if not any(target.shape == value.shape and _a_multiple(value, target, rtol, atol) for _, target in steps):
+        return None
+    for name in names_read(source, line):
+        held = next((b for b in reversed(earlier) if b.name == name and b.file == source.name
+                     and source.statements[b.line] != line), None)
+        if held is not None and held.value is not None and held.value.size == 1 and \
+                declared(float(held.value.reshape(())), numbers.final, rtol, atol) and \
+                _computed(source, source.statements[held.line]):
+            return held
+    return None
+
+
+def _a_multiple(value: np.ndarray, target: np.ndarray, rtol: float, atol: float) -> bool:
+    """`value` is `target` times one constant other than 1 (zeros where it has zeros)."""
+    some = np.abs(target) > atol
+    if not some.any() or not np.allclose(value[~some], 0.0, rtol, atol):
+        return False
+    ratio = value[some] / target[some]
+    return bool(np.allclose(ratio, ratio[0], rtol, atol)) and not np.isclose(ratio[0], 1.0, rtol, atol)
 
 
 def _an_entry(value: float, arrays: Sequence[np.ndarray], rtol: float, atol: float) -> bool:
