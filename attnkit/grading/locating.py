@@ -364,7 +364,8 @@ def _step_left_out(bindings: Sequence[Binding], matched: Sequence[dict[int, int]
     culprit = bindings[wrong[0]]
     holders = [i for i in range(wrong[0]) if last_right in matched[i]]
     source = sources[culprit.file]
-    read = set(names_read(source, source.statements[culprit.line]))
+    line = source.statements[culprit.line]  # what it reads, and what the loops around it go through
+    read = set(names_read(source, line)) | {n for h in source.headers.get(line, ()) for n in names_read(source, h)}
     latest = next((i for i in reversed(holders) if bindings[i].name in read and bindings[i].file == culprit.file), None)
     if latest is None:
         return None
@@ -374,6 +375,10 @@ def _step_left_out(bindings: Sequence[Binding], matched: Sequence[dict[int, int]
     if not (same_site or same_numbers(bindings[first], bindings[latest])) or \
             not _fit(bindings[latest].shape, steps[last_right + 1][1].shape):
         return None
+    site_of = (culprit.file, culprit.line, culprit.name)
+    grown = next(b for b in reversed(bindings) if (b.file, b.line, b.name) == site_of)
+    if _fit(grown.shape, steps[step][1].shape) < 2:  # (a list a loop fills: as it ends up)
+        return None  # a row of the step, or a reduction (maxima without keepdim): no sign which step it holds
     skipped = [k for k in range(last_right + 1, step)  # a step whose numbers the next one repeats is not one more
                if not (steps[k][1].shape == steps[k + 1][1].shape and np.allclose(steps[k][1], steps[k + 1][1]))]
     if len(skipped) == 1:  # the wrong line with the skipped step's shape computes it inline, wrong
