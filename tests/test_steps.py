@@ -239,8 +239,9 @@ class TracingSandbox:
                                                        for line, name, v in values))
 
     def trace(self, request, on_standin=None, *, hidden=False):
+        """Its trace for the first question asked; none for the next (the second input: a double has none)."""
         self.asked.append((request, hidden))
-        return self.reply
+        return self.reply if len(self.asked) == 1 else None
 
 
 def test_located_notes_a_wrong_answer_to_trace_once_the_checks_are_done_without_settling(tmp_path):
@@ -257,7 +258,8 @@ def test_located_notes_a_wrong_answer_to_trace_once_the_checks_are_done_without_
     assert where is not None and (where.location.line, where.location.step, where.location.last_right) == \
         (7, "totals", "powers")
     assert [(m, line) for m, _, line, _ in where.mistakes] == [("softmax-wrong-dim", 7)]
-    assert [hidden for _, hidden in sandbox.asked] == [True]  # asked of the process that answered it
+    assert [hidden for _, hidden in sandbox.asked] == [True, True]  # asked of the process that answered it
+    assert sandbox.asked[1][0].request.args[0].shape != sandbox.asked[0][0].request.args[0].shape  # another input
     noted = made.record.locate_later
     assert not located(made) and made.record.locate_later is noted  # once a check: its first wrong answer
 
