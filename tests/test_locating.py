@@ -361,9 +361,12 @@ def test_a_student_style_is_located_at_its_line(case, tmp_path, oracle):
     found = traced_location(root, expected["module"], oracle)
     assert found is not None
     where = found.location
+    if "either" in expected:  # no line claimed: the two the numbers cannot choose between
+        assert [list(pair) for pair in found.either] == expected["either"] and where.line is None
+    else:
+        assert where.code == (case / expected["file"]).read_text().splitlines()[expected["line"] - 1].strip()
     assert (where.file, where.line, where.step, where.last_right) == \
-        (expected["file"], expected["line"], expected["step"], expected.get("last_right"))
-    assert where.code == (case / expected["file"]).read_text().splitlines()[expected["line"] - 1].strip()
+        (expected.get("file"), expected.get("line"), expected["step"], expected.get("last_right"))
     assert expected.get("assumed", "") in found.assumed  # a crash: what the call that raised assumed
 
 

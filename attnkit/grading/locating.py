@@ -93,6 +93,7 @@ def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], so
     if not steps:
         return None
     bindings = [b for b in trace.bindings if sources[b.file].statements[b.line] not in sources[b.file].def_lines]
+    arguments = {b.name for b in trace.bindings if sources[b.file].statements[b.line] in sources[b.file].def_lines}
     matched = confirmed(bindings, discount_parts(bindings, [steps_matched(b, steps, rtol, atol) for b in bindings]),
                         steps, heard)
     matched = [found or _loosely(bindings, i, steps, sources, rtol, atol) for i, found in enumerate(matched)]
@@ -104,7 +105,7 @@ def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], so
     filled = {(b.file, b.line, b.name) for b, found in zip(bindings, matched) if 2 in found.values()}
     # an alias of an earlier local (`e = shifted`) holding a step already reached is a step left out
     wrong = [i for i in range(anchor + 1, len(bindings))
-             if (not matched[i] or (bindings[i].alias and not bindings[i].name.startswith("self.")))
+             if (not matched[i] or _step_alias(bindings[i], arguments))
              and ((bindings[i].file, bindings[i].line, bindings[i].name) not in filled or bindings[i].alias)
              and _suspect(bindings[i], inputs, rtol, atol, heard)
              and not _sums_to_a_step(bindings[i], steps, rtol, atol)
@@ -119,7 +120,7 @@ def locate(trace: Trace, steps: Sequence[Step], inputs: Sequence[np.ndarray], so
             return None
     first_wrong = min(last_right + 1, len(steps) - 1)
     step = _aligned_step(_by_site([bindings[i] for i in wrong]), steps, first_wrong) if wrong else first_wrong
-    aliased = bool(wrong) and bool(bindings[wrong[0]].alias) and not bindings[wrong[0]].name.startswith("self.")
+    aliased = bool(wrong) and _step_alias(bindings[wrong[0]], arguments)
     left_out = _step_left_out(bindings, matched, wrong, steps, sources, last_right, step) \
         if wrong and not aliased else None  # `p = s`: that line is the one that stops short
     if aliased and last_right >= 0:
@@ -187,6 +188,12 @@ def _sums_to_a_step(binding: Binding, steps: Sequence[Step], rtol: float, atol: 
         return False
     return any(match(value.sum(axis=axis), target, rtol, atol) == 2
                for axis in range(value.ndim) for _, target in steps if target.size > 1)
+
+
+def _step_alias(binding: Binding, arguments: set[str]) -> bool:
+    """A new name for numbers another name already holds (`e = shifted`, `self.powers = self.shift`): a step
+    left out, where it holds a step already reached. Not an attribute set from an argument (`self.W = W`)."""
+    return bool(binding.alias) and (not binding.name.startswith("self.") or binding.alias not in arguments)
 
 
 def _loosely(bindings: Sequence[Binding], index: int, steps: Sequence[Step], sources: dict[str, Source],

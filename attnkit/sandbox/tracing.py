@@ -128,7 +128,8 @@ class Tracer:
         torch = self._torch
         if torch is not None and isinstance(value, torch.Tensor):
             return id(value), int(torch.Tensor._version.__get__(value))
-        if isinstance(value, np.ndarray) or type(value) in (float, int):
+        if isinstance(value, np.ndarray) or type(value) in (float, int) or \
+                (isinstance(value, np.number) and value.dtype.kind in "iuf"):  # numpy's own numbers too
             return id(value), 0
         if type(value) in (list, tuple) and value and (_numbers_only(value) or self._arrays_only(value)):
             return id(value), len(value)
