@@ -3,8 +3,9 @@
 Runs inside the sandbox. `traced` runs one request under `sys.settrace`, limited to frames whose code
 lives in the student's package folder (every other frame is not traced at all, so torch and the
 kit run at full speed). After each line of the student's code, the frame's locals are compared with
-what they held before it: each name that now holds another tensor, array, float or list of numbers
-(or the same tensor changed in place, or an int: a size a scale is computed from) is one `Binding`,
+what they held before it: each name that now holds another tensor, array, float or list of numbers,
+a list of tensors of one shape (a loop appending rows to stack later, read as their stack), or the
+same tensor changed in place, or an int (a size a scale is computed from), is one `Binding`,
 on the line that just ran; a returned value
 is bound to `return` on the line that returned it; a function's arguments are bound on its `def`
 line when it is called.
