@@ -264,14 +264,14 @@ def _a_step_in_logs(binding: Binding, steps: Sequence[Step], inputs: Sequence[np
     value = binding.value
     if value is None or value.size <= 1:
         return False
-    targets = [target for _, target in steps if target.size > 1]
-    with np.errstate(all="ignore"):
-        candidates = [np.exp(value)]
-        for given in [*inputs, *targets]:
-            if given.ndim == value.ndim and all(a == b or b == 1 for a, b in zip(given.shape, value.shape)) \
-                    and value.shape != given.shape:
-                candidates.append(np.exp(given - value))
-        return any(match(candidate, target, rtol, atol) == 2 for candidate in candidates for target in targets)
+    # compared in logarithms (the logs of the steps that are all positive), so no exponential is taken here
+    logs = [np.log(target) for _, target in steps if target.size > 1 and np.all(target > 0)]
+    candidates = [value]
+    for given in [*inputs, *(target for _, target in steps if target.size > 1)]:
+        if given.ndim == value.ndim and all(a == b or b == 1 for a, b in zip(given.shape, value.shape)) \
+                and value.shape != given.shape:
+            candidates.append(given - value)
+    return any(match(candidate, log, rtol, atol) == 2 for candidate in candidates for log in logs)
 
 
 def _answer(bindings: Sequence[Binding]) -> set[int]:

@@ -113,7 +113,7 @@ def _an_entry(value: float, arrays: Sequence[np.ndarray], rtol: float, atol: flo
 
 def _computed(source: Source, line: int) -> bool:
     """The statement makes its number by arithmetic (`1.0 / head_dim`, `math.sqrt(d_k)`), not by reading a
-    size off a shape (`d_k = K.shape[-1]`, `K.size(-1)`) or passing one on (`self.d_k = d_k`)."""
+    size off a shape (`width = keys.shape[-1]`, `keys.size(-1)`) or passing one on (`self.d_k = d_k`)."""
     try:
         tree = ast.parse(source.statement(line))
     except SyntaxError:
