@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+import time
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +20,7 @@ from attnkit.grading.plugin import HIDDEN_OUTPUT, Submission
 from attnkit.grading.session import run_checks
 from attnkit.sandbox import isolation, runner
 from attnkit.sandbox.runner import Limits, SandboxedSubmission
+from attnkit.sandbox.warm import WarmParent
 from kit import COURSE, reference_submission
 
 REFUSAL = isolation.probe()
@@ -74,6 +76,13 @@ def keeper(tmp_path) -> Path:
     (package / "__init__.py").write_text("")
     (package / "keeper.py").write_text(textwrap.dedent(KEEPER))
     return package.parent
+
+
+@pytest.fixture(scope="module")
+def unisolated_parent():
+    parent = WarmParent(isolate=False)
+    yield parent
+    parent.close()
 
 
 @pytest.fixture(params=["default", "fresh-process"])
@@ -150,6 +159,22 @@ def scaled_scores(Q, K):
     from . import softmax
     raise ValueError(f"softmax was asked {len(softmax.CALLS)} questions: {softmax.CALLS}")
 '''
+
+
+def test_a_twin_without_namespaces_keeps_its_memory_apart_and_leaves_no_copy_behind(keeper, unisolated_parent):
+    """Where namespaces are refused (a container) the pair shares the file system (not enforced there, as
+    every sandbox's files are not: docs/sandbox.md) but not memory; each runs on a copy of the package of
+    its own uid's, and both copies go when the pair does."""
+    with SandboxedSubmission(keeper, LIMITS, runner.WarmLauncher(unisolated_parent)) as sandbox:
+        pid = numbers(sandbox.run(call("keeper", "whoami", PUBLIC)))[0]
+        sandbox.run(call("keeper", "keep", PUBLIC))
+        sandbox.begin_hidden()
+        sandbox.run(call("keeper", "keep", HIDDEN))
+        sandbox.begin_exercise()
+        assert numbers(sandbox.run(call("keeper", "recall", PUBLIC)))[:2] == [1, 3]
+    time.sleep(0.5)  # the warm parent clears up once the pair has ended
+    assert not [p for p in (isolation.fallback_copy_dir(int(pid)), isolation.fallback_copy_dir(int(pid), twin=True))
+                if p.exists()]
 
 
 def test_a_public_check_after_hidden_ones_cannot_show_their_inputs(tmp_path):

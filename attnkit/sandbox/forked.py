@@ -42,21 +42,24 @@ def start(request: SpawnRequest, pipes: list[int], template: str | None, roots: 
         _arrange_fds({0: os.open(os.devnull, os.O_RDONLY), 1: output_w, 2: output_w, REQUESTS_FD: requests_r,
                       RESPONSES_FD: responses_w, **twin})
         refusals.settle(request.refused)  # before the twin is forked: neither has run student code yet
+        copy = isolation.fallback_copy_dir(os.getpid())  # where namespaces are refused (named by this pid)
         if twin and os.fork() == 0:
             _arrange_fds({0: 0, 1: TWIN_FDS[2], 2: TWIN_FDS[2], REQUESTS_FD: TWIN_FDS[0], RESPONSES_FD: TWIN_FDS[1]})
             isolation.die_with_parent()  # with its sandbox (pid 1 of their namespace: then with all of it anyway)
+            copy = isolation.fallback_copy_dir(os.getppid(), twin=True)
         else:
             for fd in twin:
                 os.close(fd)
-        _confine_and_serve(request, template, roots)
+        _confine_and_serve(request, template, roots, copy)
     except BaseException:  # a failure to set up shows in the captured output, not as a silent exit
         traceback.print_exc()
     finally:
         os._exit(0)
 
 
-def _confine_and_serve(request: SpawnRequest, template: str | None, roots: list[str]) -> None:
-    """Lock this sandbox process down (its own root and uid, its limits, no sockets), then serve."""
+def _confine_and_serve(request: SpawnRequest, template: str | None, roots: list[str], copy: Path) -> None:
+    """Lock this sandbox process down (its own root and uid, its limits, no sockets), then serve; `copy`:
+    where its copy of the package goes where namespaces are refused."""
     package_root = request.package_root
     if template is not None:
         uid = isolation.sandbox_uid()
@@ -68,7 +71,7 @@ def _confine_and_serve(request: SpawnRequest, template: str | None, roots: list[
         isolation.drop_privileges(uid)
         isolation.deny_sockets()  # the network namespace is shared with every other sandbox
     else:
-        package_root = isolation.confine_without_namespaces(package_root)
+        package_root = isolation.confine_without_namespaces(package_root, copy)
     _forget_the_course(roots)
     from attnkit.sandbox import worker
 

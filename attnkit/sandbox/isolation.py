@@ -329,29 +329,30 @@ def limit_resources(limits: ResourceLimits, *, isolated: bool) -> None:
             pass
 
 
-def fallback_copy_dir(pid: int) -> Path:
-    """Where a sandbox without namespaces keeps a copy of the submission its own uid can read."""
-    return Path(tempfile.gettempdir()) / f"attnkit-sandbox-{pid}"
+def fallback_copy_dir(pid: int, twin: bool = False) -> Path:
+    """Where a sandbox without namespaces keeps a copy of the submission its own uid can read (its twin, a
+    copy of its own beside it: both named by the sandbox's pid, which the warm parent knows, to remove)."""
+    return Path(tempfile.gettempdir()) / f"attnkit-sandbox-{pid}{'-twin' if twin else ''}"
 
 
-def confine_without_namespaces(package_root: str) -> str:
+def confine_without_namespaces(package_root: str, copy: Path) -> str:
     """Where namespaces are refused: a uid of its own as root (`leave_root_without_namespaces`), and, as
-    anyone, no sockets (there is no network namespace to keep it in). Returns the package root to serve."""
+    anyone, no sockets (there is no network namespace to keep it in). `copy`: where the package's copy goes
+(`fallback_copy_dir`). Returns the package root to serve."""
     if os.geteuid() == 0:
-        package_root = leave_root_without_namespaces(package_root)
+        package_root = leave_root_without_namespaces(package_root, copy)
     prctl(PR_SET_NO_NEW_PRIVS, 1)
     deny_sockets()
     return package_root
 
 
-def leave_root_without_namespaces(package_root: str) -> str:
+def leave_root_without_namespaces(package_root: str, copy: Path) -> str:
     """Root, but no namespaces (a container that refuses them, such as Gradescope's): still run student code
     as a uid of its own, on a copy of its package only that uid can read, so it cannot read what only root
     can (a private course), another sandbox's submission nor write the grader's files. Best effort: where
     the container refuses this too, the code runs as it is, as the warning says. Returns the package root
     to serve."""
     uid = sandbox_uid()
-    copy = fallback_copy_dir(os.getpid())
     try:
         shutil.rmtree(copy, ignore_errors=True)
         copy_package(Path(package_root) / PACKAGE, copy / PACKAGE)

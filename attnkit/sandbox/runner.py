@@ -23,6 +23,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from attnkit.sandbox import isolation, protocol, refusals
 from attnkit.sandbox.connection import Connection, Launcher, OutputFlood, SandboxProcess, StandinHandler, Twin
@@ -297,12 +298,18 @@ def default_launcher(*, warn: bool = True) -> Launcher:
 
 
 class WarmLauncher:
-    """Sandboxes forked by this process's warm parent, with a twin for hidden checks when asked."""
+    """Sandboxes forked by this process's warm parent (or by `parent`, given one), with a twin for hidden
+    checks when asked."""
+
+    def __init__(self, parent: Any = None):
+        self.parent = parent
 
     def __call__(self, package_root: Path, limits: Limits, twin: bool = False) -> SandboxProcess:
         from attnkit.sandbox.warm import SpawnRequest
 
         request = SpawnRequest(str(package_root), limits.memory_mb, limits.cpu_seconds, limits.refused, twin)
+        if self.parent is not None:
+            return self.parent.spawn(request)
         try:
             return warm_parent().spawn(request)
         except OSError:  # the parent is gone (killed, out of memory): not the student's doing, so start another

@@ -379,7 +379,8 @@ class _Parent:
         os.waitpid(watch.pid, 0)  # as pid 1 of its namespace: once reaped, every process it started is gone
         self._forget(watch)
         if not watch.isolated:
-            shutil.rmtree(isolation.fallback_copy_dir(watch.pid), ignore_errors=True)
+            for twin in (False, True):
+                shutil.rmtree(isolation.fallback_copy_dir(watch.pid, twin), ignore_errors=True)
         if watch.cgroup is not None:
             watch.out_of_memory |= watch.cgroup.ran_out_of_memory()
             with suppress(OSError):  # left for `close` to remove, and report, at the end
