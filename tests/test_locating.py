@@ -535,3 +535,35 @@ def test_every_style_written_for_the_mutant_harness_is_correct(style, tmp_path, 
         for request in mutants.probes(style.module, np.random.default_rng(7)):
             reply = sandbox.run(request)
             assert isinstance(reply, Answer) and mutants._right(reply, oracle.reference(request)), request
+
+
+# --- one traced run for checks that name the same mistakes ---------------------------------------------
+
+
+@pytest.mark.slow
+def test_checks_of_an_exercise_that_name_the_same_catalogued_mistake_share_its_lines(tmp_path):
+    """The same code's same catalogued mistake is on the same lines whichever check shows it: it is traced
+    once for the exercise's public checks and once for its hidden ones, and every failed check is told the
+    lines (the numbers at the wrong step only where they are that check's own)."""
+    from attnkit.grading.plugin import Submission
+    from attnkit.grading.session import run_checks
+    from attnkit.sandbox.runner import Limits, SandboxedSubmission
+    from kit import CATALOGUE, variant_submission
+
+    [variant] = CATALOGUE["softmax-wrong-dim"].variants[:1]
+    root = variant_submission(tmp_path / "ann", variant)
+    traced: list[bool] = []
+
+    class Counting(SandboxedSubmission):
+        def trace(self, request, on_standin=None, *, hidden=False):
+            traced.append(hidden)
+            return super().trace(request, on_standin, hidden=hidden)
+
+    result = run_checks(COURSE, [Submission("ann", root)], exercise_ids=["softmax"],
+                        open_sandbox=lambda path: Counting(path, Limits()))[0]
+    failed = [c for c in result.exercises["softmax"].checks if not c.passed]
+    assert all(c.mistakes == ["softmax-wrong-dim"] for c in failed)
+    assert len(failed) >= 3 and all(c.location is not None and c.location.line for c in failed)
+    assert len({c.location.line for c in failed}) == 1
+    per_locating = 2  # the question, and the same code on a second input (docs/diagnosis.md)
+    assert traced.count(False) <= per_locating and traced.count(True) <= per_locating

@@ -18,7 +18,7 @@ import hashlib
 import inspect
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -35,6 +35,7 @@ from attnkit.grading.context import ExerciseContext
 from attnkit.grading.diagnosis import Finding, resolve
 from attnkit.grading.engine_ids import CRASH, GENERIC_IDS, HARD_CODED, MALFORMED_REPLY
 from attnkit.grading.feedback import check_feedback, location_feedback
+from attnkit.grading.locating import Located
 from attnkit.grading.memory import CheckRecord, StudentMemory
 from attnkit.grading.oracle import Oracle
 from attnkit.grading.results import CheckResult, ExerciseResult, SubmissionResult, zero_results
@@ -192,10 +193,27 @@ class GradingPlugin:
         is not shown."""
         if state.sandbox is not None:
             state.shown_output = len(state.sandbox.captured_output)
-        for _, exercise_state in settled:
+        for exercise, exercise_state in settled:
+            found: dict[tuple[bool, tuple[str, ...]], Located] = {}
             for check, _, record in exercise_state.checks:
-                if record.locate_later is not None and any(f.mistakes for f in record.findings):
-                    record.located = record.locate_later(not check.public)
+                mistakes = tuple(sorted({m for f in record.findings for m in f.mistakes}))
+                if record.locate_later is None or not mistakes:
+                    continue
+                key = (check.public, mistakes)
+                if key in found:  # the same catalogued mistakes of the same code: on the same lines
+                    record.located = replace(found[key], yours=None, expected=None)
+                    continue
+                record.located = record.locate_later(not check.public)
+                if record.located is not None and self._reusable(exercise, mistakes, record.located):
+                    found[key] = record.located
+
+    def _reusable(self, exercise: Exercise, mistakes: tuple[str, ...], located: Located) -> bool:
+        """Whether another check of the exercise that names the same mistakes may be told the same lines: each
+        is a catalogued mistake of the exercise's own (the same code's, placed by its model wherever it shows),
+        and the answer did not crash (a crash's words are about that check's inputs). Only another check as
+        visible as this one: its numbers (`yours`) are dropped, as they were this check's."""
+        own = {m.id for m in self.catalogue.for_exercise(exercise.id) if not m.generic}
+        return set(mistakes) <= own and not (located.raised or located.shapes or located.assumed)
 
     def _run(self, check_function: _CheckFunction, arguments: dict[str, Any], state: _StudentState,
              record: CheckRecord) -> None:
