@@ -57,10 +57,14 @@ def locate(probe: Probe, request: Request, with_standins: bool, hidden: bool, re
 def witnesses(probe: Probe, request: Request, with_standins: bool,
               hidden: bool) -> list[tuple[Trace, list[tuple[str, np.ndarray]], Request]]:
     """The question on `second_inputs`, traced as the first was, with the model's steps on each (none where
-    the oracle knows no steps for it: a self-check records the lesson's inputs only)."""
+    the oracle knows no steps for it: a self-check records the lesson's inputs only; nor where the course's
+    model cannot run it: sizes grown by one may no longer fit, as heads that must divide d_model)."""
     found = []
     for other in second_inputs(request):
-        steps = probe.oracle.steps(other)
+        try:
+            steps = probe.oracle.steps(other)
+        except Exception:  # the kit's own question, not the course's: it just is no witness
+            steps = []
         trace = probe.trace(other, with_standins=with_standins, hidden=hidden) if steps else None
         if trace is not None:
             found.append((trace, steps, other))
