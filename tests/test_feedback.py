@@ -22,3 +22,15 @@ def test_different_details_are_each_told():
                           Finding.named("wrong-values", detail="`weights` differs by up to 0.25")])
     message, _ = check_feedback(record, SOFTMAX, COURSE, CATALOGUE)
     assert "0.5." in message and "0.25." in message
+
+
+def test_a_detail_starting_with_the_students_file_keeps_its_spelling():
+    record = CheckRecord([Finding.named("softmax-builtin", detail="softmax.py, line 7: `torch.softmax(x, -1)`")])
+    message, _ = check_feedback(record, SOFTMAX, COURSE, CATALOGUE)
+    assert message.startswith("softmax.py, line 7: `torch.softmax(x, -1)`.")
+
+
+def test_a_detail_in_words_starts_with_a_capital():
+    record = CheckRecord([Finding.named("wrong-values", detail="your weights differ by up to 0.5")])
+    message, _ = check_feedback(record, SOFTMAX, COURSE, CATALOGUE)
+    assert message.startswith("Your weights differ by up to 0.5.")

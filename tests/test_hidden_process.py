@@ -139,6 +139,34 @@ def test_a_hidden_check_that_ends_its_process_costs_no_later_public_answer(keepe
         assert numbers(sandbox.run(call("keeper", "recall", PUBLIC))) == [1, 15, 1, 15]  # and a fresh hidden one
 
 
+def test_after_the_public_process_ends_a_hidden_question_meets_a_fresh_twin(keeper, launcher):
+    """The pair ends with its public process (a timeout, an exit, memory): the twin forked with it ends too,
+    and a hidden question after it goes to a new pair's twin, never to the old one's closed pipes."""
+    with SandboxedSubmission(keeper, LIMITS, launcher) as sandbox:
+        sandbox.run(call("keeper", "keep", PUBLIC))
+        assert sandbox.run(call("keeper", "leave", PUBLIC)).status == "exited"
+        sandbox.begin_hidden()
+        assert numbers(sandbox.run(call("keeper", "recall", HIDDEN))) == [0, 0, 0, 0]
+        sandbox.begin_exercise()
+        assert numbers(sandbox.run(call("keeper", "recall", PUBLIC))) == [0, 0, 0, 0]
+
+
+@isolated
+def test_a_pair_ended_from_outside_between_questions_is_an_exit_never_a_malformed_reply(keeper):
+    """Memory is the submission's as a whole: when the twin's hoard ends the pair, the public process, idle
+    between questions, is gone too. Its next question fails as the process's end, and the next one after
+    it meets a fresh pair; nothing it did was malformed."""
+    import signal
+
+    with SandboxedSubmission(keeper, LIMITS) as sandbox:
+        sandbox.run(call("keeper", "keep", PUBLIC))
+        process = sandbox._public._process  # as the warm parent ends a pair whose memory ran out
+        signal.pidfd_send_signal(process._pidfd, signal.SIGKILL)
+        time.sleep(0.3)
+        assert sandbox.run(call("keeper", "recall", PUBLIC)).status == "exited"
+        assert numbers(sandbox.run(call("keeper", "recall", PUBLIC))) == [0, 0, 0, 0] and not sandbox.malformed
+
+
 COUNTING_SOFTMAX = '''
 
 CALLS = []  # the sums of every input this module's softmax was asked about

@@ -5,6 +5,7 @@ the check's input without ever showing a hidden input or the solution.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import numpy as np
@@ -56,8 +57,12 @@ def _words(catalogue: Catalogue, mistake_id: str, exercise: Exercise) -> tuple[s
 
 
 def _sentence(text: str) -> str:
+    """A detail as a sentence: a capital first (unless it starts with a name the student wrote, such as
+    `softmax.py, line 7`, which stays as the file is spelt) and a full stop last."""
     text = text.strip()
-    text = text[0].upper() + text[1:] if text else text
+    first = re.split(r"[\s,:;]", text, maxsplit=1)[0]
+    if text and not re.search(r"[._/()`\[\]]", first):
+        text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
 
 

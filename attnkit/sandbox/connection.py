@@ -138,7 +138,11 @@ class Connection:
                   budget: TimeBudget) -> protocol.Reply | protocol.Trace:
         """Send the request, answer stand-in calls as they come, return the reply (or raise)."""
         deadline = time.monotonic() + timeout
-        if self._pending or select.select([process.responses_r], [], [], 0)[0]:
+        if not self._pending and select.select([process.responses_r], [], [], 0)[0]:
+            self._pending += os.read(process.responses_r, 1 << 16)
+            if not self._pending:  # it ended between requests (its pair's memory, or its twin's, ran out)
+                raise EOFError("the process ended before this request")
+        if self._pending:
             raise protocol.ProtocolError("a reply that no request asked for")
         outgoing = bytearray(frame)
         standin_calls = 0

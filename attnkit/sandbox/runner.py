@@ -60,7 +60,7 @@ class SandboxedSubmission:
         self._public = Connection(self.package_root, limits, self._start_public)
         self._hidden = Connection(self.package_root, limits, self._start_hidden if self._twins else self._launch)
         if self._twins:  # a twin ends with its sandbox, and takes it along when it must end for sure
-            self._public.on_close = self._hidden.close
+            self._public.on_close = self._pair_ended
         self._side = self._public  # where the next request goes (`begin_exercise`, `begin_hidden`)
         self._scored = _Terms(limits.call_timeout, TimeBudget(limits.time_budget), True)
         self._traced = _Terms(min(limits.call_timeout, TRACE_TIMEOUT),
@@ -165,6 +165,12 @@ class SandboxedSubmission:
         process = self._launch(package_root, limits, twin=True)
         self._twin = Twin(process, self._public)
         return process
+
+    def _pair_ended(self, wait: bool) -> None:
+        """The public process has ended, and its twin with it: one not yet taken is forgotten (its pipes are
+        closed with its sandbox's, and their numbers may soon be another process's), one taken is let go."""
+        self._twin = None
+        self._hidden.close(wait)
 
     def _start_hidden(self, package_root: Path, limits: Limits) -> SandboxProcess:
         """The public process's twin, forked with it; where it was taken already (and has ended), a new pair."""
