@@ -99,9 +99,12 @@ def test_a_class_graded_by_two_workers_starts_one_warm_parent_and_leaves_nothing
                                env={**os.environ, "TMPDIR": str(scratch)})
     parents: set[int] = set()
     while process.poll() is None:
-        warm = {pid for pid in children_of({process.pid}) if b"attnkit.sandbox.warm" in cmdline(pid)}
-        parents |= {pid for pid in warm if parent_of(pid) not in warm | {None}}  # not the sandboxes forked from one
-        # (None: gone since, as a sandbox often is)
+        tree = children_of({process.pid})
+        warm = {pid for pid in tree if b"attnkit.sandbox.warm" in cmdline(pid)}
+        graders = {process.pid} | {pid for pid in tree if b"attnkit.grading.parallel" in cmdline(pid)}
+        # a parent is started by the grader or a worker: not a sandbox forked from one, nor a sandbox's twin
+        # (whose own parent, ending a moment before it, may be a zombie with no command line)
+        parents |= {pid for pid in warm if parent_of(pid) in graders}
         time.sleep(0.02)
     assert process.returncode == 0, process.stderr.read() if process.stderr else ""
     assert len(parents) == 1
