@@ -73,6 +73,10 @@ class Catalogue:
     def for_exercise(self, exercise_id: str) -> list[Mistake]:
         return [m for m in self.mistakes.values() if m.exercise == exercise_id]
 
+    def ids_for(self, exercise_id: str) -> set[str]:
+        """The ids of the exercise's own mistakes (the generic ones belong to no exercise)."""
+        return {m.id for m in self.for_exercise(exercise_id)}
+
     def with_signature(self, signature: str, exercises: list[str]) -> list[Mistake]:
         return [m for m in self.mistakes.values() if m.signature == signature and m.exercise in exercises]
 

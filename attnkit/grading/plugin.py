@@ -212,8 +212,8 @@ class GradingPlugin:
         is a catalogued mistake of the exercise's own (the same code's, placed by its model wherever it shows),
         and the answer did not crash (a crash's words are about that check's inputs). Only another check as
         visible as this one: its numbers (`yours`) are dropped, as they were this check's."""
-        own = {m.id for m in self.catalogue.for_exercise(exercise.id) if not m.generic}
-        return set(mistakes) <= own and not (located.raised or located.shapes or located.assumed)
+        crashed = located.raised or located.shapes or located.assumed
+        return set(mistakes) <= self.catalogue.ids_for(exercise.id) and not crashed
 
     def _run(self, check_function: _CheckFunction, arguments: dict[str, Any], state: _StudentState,
              record: CheckRecord) -> None:

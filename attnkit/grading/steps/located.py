@@ -74,7 +74,7 @@ def witnesses(probe: Probe, request: Request, with_standins: bool,
 def _named(probe: Probe, record: CheckRecord) -> tuple[str, ...]:
     """The exercise's own catalogued mistakes the check names, if one or two (a mistake its model does not
     spell out has no run, so no line)."""
-    own = {m.id for m in probe.context.catalogue.for_exercise(probe.context.exercise.id) if not m.generic}
+    own = probe.context.catalogue.ids_for(probe.context.exercise.id)
     named = tuple(dict.fromkeys(m for f in record.findings for m in f.mistakes if m in own))
     return named if 0 < len(named) <= MOST_PLACED else ()
 
